@@ -1,1 +1,16 @@
-"""ExecIR metrics stage."""
+"""ExecIR metrics: ranking measures, gap analyses and statistics.
+
+* :func:`evaluate` / :func:`parse_measure`: per-query ranking measures (semantics in
+  :mod:`execir.metrics.measures`), cross-checked against ``pytrec_eval``.
+* :func:`rank_run` / :data:`TiePolicy`: ranked lists under an explicit tie policy
+  (:mod:`execir.metrics.ties`; ``pessimistic`` by default).
+* :mod:`execir.metrics.analyses`: where retrievers prefer a buggy near clone.
+* :mod:`execir.metrics.stats`: bootstrap CIs, exact McNemar, Holm, win/tie/loss.
+"""
+
+from execir.metrics.evaluate import evaluate
+from execir.metrics.measures import KNOWN_MEASURES, Measure, parse_measure
+from execir.metrics.ranking import rank_run
+from execir.metrics.ties import TiePolicy
+
+__all__ = ["KNOWN_MEASURES", "Measure", "TiePolicy", "evaluate", "parse_measure", "rank_run"]

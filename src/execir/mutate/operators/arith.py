@@ -1,0 +1,78 @@
+"""Arithmetic operator families: binary operators, augmented assignment, unary minus."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from execir.mutate.edits import SpanEdit
+from execir.mutate.operators.base import nodes_of, operator_span, prefix_token_span, swaps_at
+from execir.mutate.source import SourceText
+
+ARITH: dict[type[ast.operator], tuple[str, tuple[str, ...]]] = {
+    ast.Add: ("+", ("-",)),
+    ast.Sub: ("-", ("+",)),
+    ast.Mult: ("*", ("/", "//")),
+    ast.Div: ("/", ("*", "//")),
+    ast.FloorDiv: ("//", ("/", "*")),
+    ast.Mod: ("%", ("//",)),
+    ast.Pow: ("**", ("*",)),
+}
+"""Operator type -> (its symbol, replacement symbols)."""
+
+BITWISE: dict[type[ast.operator], tuple[str, tuple[str, ...]]] = {
+    ast.BitAnd: ("&", ("|",)),
+    ast.BitOr: ("|", ("&",)),
+    ast.BitXor: ("^", ("|",)),
+    ast.LShift: ("<<", (">>",)),
+    ast.RShift: (">>", ("<<",)),
+}
+
+
+def _is_text(node: ast.AST) -> bool:
+    return isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))
+    )
+
+
+def _binop_swaps(
+    tree: ast.Module, source: SourceText, table: dict[type[ast.operator], tuple[str, tuple[str, ...]]]
+) -> Iterator[SpanEdit]:
+    for node in nodes_of(tree, ast.BinOp):
+        assert isinstance(node, ast.BinOp)
+        entry = table.get(type(node.op))
+        if entry is None or _is_text(node.left) or _is_text(node.right):
+            continue  # string concatenation / %-formatting are not arithmetic
+        symbol, replacements = entry
+        yield from swaps_at(operator_span(source, node.left, node.right, symbol), replacements)
+
+
+def arith_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
+    """Swap one arithmetic operator: ``+``<->``-``, ``*``->``/ //``, ``//``<->``/``, ``%``->``//``, ``**``->``*``."""
+    return _binop_swaps(tree, source, ARITH)
+
+
+def bitwise_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
+    """Swap one bitwise operator: ``&``<->``|``, ``^``->``|``, ``<<``<->``>>``."""
+    return _binop_swaps(tree, source, BITWISE)
+
+
+def augassign_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
+    """Swap an augmented assignment operator (``+=``<->``-=``, ``*=``->``/= //=``, ...)."""
+    table = {**ARITH, **BITWISE}
+    for node in nodes_of(tree, ast.AugAssign):
+        assert isinstance(node, ast.AugAssign)
+        entry = table.get(type(node.op))
+        if entry is None or _is_text(node.value):
+            continue
+        symbol, replacements = entry
+        span = operator_span(source, node.target, node.value, symbol + "=")
+        yield from swaps_at(span, [after + "=" for after in replacements])
+
+
+def unary_minus_remove(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
+    """Delete one unary minus (``-x`` -> ``x``)."""
+    for node in nodes_of(tree, ast.UnaryOp):
+        assert isinstance(node, ast.UnaryOp)
+        if isinstance(node.op, ast.USub):
+            yield from swaps_at(prefix_token_span(source, node), [""])

@@ -1,0 +1,25 @@
+"""Where ExecIR keeps its caches (verdicts, embeddings) and default outputs."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def cache_dir() -> Path:
+    """``$EXECIR_CACHE_DIR``, else ``$XDG_CACHE_HOME/execir``, else ``~/.cache/execir``."""
+    explicit = os.environ.get("EXECIR_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "execir"
+
+
+def verdict_cache_path(root: Path | None = None) -> Path:
+    """The SQLite verdict cache."""
+    return (root or cache_dir()) / "verdicts.sqlite"
+
+
+def embedding_cache_dir(root: Path | None = None) -> Path:
+    """The on-disk embedding cache."""
+    return (root or cache_dir()) / "embeddings"

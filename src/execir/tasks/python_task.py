@@ -1,0 +1,68 @@
+"""Turn one raw Python task record into a validated :class:`~execir.types.Task`.
+
+Shared by the HumanEval, MBPP and generic JSONL loaders: docstrings are stripped from the
+solution that enters the corpus, the query is the docstring prose (or a given description), and
+every failure names the file, line and field.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from execir.errors import InputError
+from execir.tasks.source_text import describe, function_docstring, normalise_newlines, strip_docstrings
+from execir.types import Task, TestSuite
+
+
+def parse_program(text: str, path: Path, line: int, field: str) -> ast.Module:
+    """Parse ``text`` or raise an InputError naming the field and the syntax problem."""
+    try:
+        return ast.parse(text)
+    except SyntaxError as exc:
+        raise InputError(str(path), line, field, f"does not parse as Python: {exc.msg} (line {exc.lineno} of the field)") from None
+
+
+def defines_function(tree: ast.Module, name: str) -> bool:
+    """True when ``name`` is a top-level function (or class) of the module."""
+    return any(
+        isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name for n in tree.body
+    )
+
+
+def make_task(
+    *,
+    task_id: str,
+    program: str,
+    entry_point: str,
+    tests: TestSuite,
+    source: str,
+    path: Path,
+    line: int,
+    program_field: str,
+    description: str | None = None,
+    prompt: str = "",
+) -> Task:
+    """Validate a raw Python task and build its corpus text and query text."""
+    program = normalise_newlines(program)
+    tree = parse_program(program, path, line, program_field)
+    if not defines_function(tree, entry_point):
+        raise InputError(str(path), line, "entry_point", f"'{entry_point}' is not defined at top level of {program_field}")
+    solution = strip_docstrings(program)
+    if description is None:
+        docstring = function_docstring(program, entry_point)
+        if not docstring:
+            raise InputError(str(path), line, program_field, f"'{entry_point}' has no docstring to use as the query")
+        description = describe(docstring, entry_point)
+    description = description.strip()
+    if not description:
+        raise InputError(str(path), line, "description", "the task description is empty")
+    return Task(
+        task_id=task_id,
+        description=description,
+        solution=solution,
+        entry_point=entry_point,
+        tests=tests,
+        source=source,
+        prompt=prompt,
+    )

@@ -1,0 +1,144 @@
+"""Pure text transforms on Python task sources: docstring removal and query extraction.
+
+A corpus document must not contain its query's text, so every docstring (module, class and
+function) is removed from the canonical solution, located by ``ast`` (never by regex). The query
+is the prose of the entry point's docstring with its code examples removed.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+import textwrap
+
+_EXAMPLE_HEADER = re.compile(r"^\s*(for\s+)?(examples?|e\.g\.|example\s+\d+)\s*[:.]?\s*$", re.IGNORECASE)
+_EXAMPLE_INLINE = re.compile(r"^\s*(for\s+example|examples?)\s*[:,]", re.IGNORECASE)
+_PROSE_HEADER = re.compile(r"^\s*(notes?|constraints?|input|output|returns?)\s*:?\s*$", re.IGNORECASE)
+_CODE_MARKERS = ("==", "=>", "➞", "->", ">>>")
+
+
+def normalise_newlines(text: str) -> str:
+    """Turn CRLF/CR line ends into LF and expand tabs in indentation consistently (tabs kept)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def docstring_nodes(tree: ast.Module) -> list[ast.Expr]:
+    """Every statement that is a bare string: docstrings, and "docstrings" placed after other
+    statements (HumanEval/115 puts ``import math`` first). Such statements have no effect."""
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+    ]
+
+
+def strip_docstrings(source: str) -> str:
+    """Remove every docstring; a body left empty gets ``pass``. Raises SyntaxError on bad source."""
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    for node in sorted(docstring_nodes(tree), key=lambda n: n.lineno, reverse=True):
+        lines = _remove_statement(lines, node, _owner_body_len(tree, node))
+    text = "".join(lines)
+    ast.parse(text)  # the result must still be a valid program
+    return _squeeze_blank_lines(text)
+
+
+def _owner_body_len(tree: ast.Module, node: ast.Expr) -> int:
+    """Statements left in the block holding ``node`` once every bare string is removed, plus one."""
+    for owner in ast.walk(tree):
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(owner, name, None)
+            if isinstance(block, list) and any(stmt is node for stmt in block):
+                return 1 + sum(1 for stmt in block if stmt not in _bare_strings(block))
+    return 1
+
+
+def _bare_strings(block: list[ast.stmt]) -> list[ast.stmt]:
+    return [s for s in block if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)]
+
+
+def _remove_statement(lines: list[str], node: ast.Expr, body_len: int) -> list[str]:
+    start, end = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+    first = lines[start]
+    prefix = first[: _char_col(first, node.col_offset)]
+    last = lines[end]
+    suffix = last[_char_col(last, node.end_col_offset or 0):]
+    rest = suffix.lstrip(" \t;")
+    if prefix.strip():
+        # docstring on the same line as the ``def ...:`` header
+        replacement = prefix + ("pass" if body_len == 1 else "") + (rest if rest.strip() else "\n")
+        if body_len > 1 and not rest.strip():
+            replacement = prefix.rstrip() + "\n"
+            if replacement.rstrip().endswith(":"):
+                replacement = prefix + "pass\n"
+        return lines[:start] + [replacement] + lines[end + 1:]
+    if rest.strip():
+        return lines[:start] + [prefix + rest] + lines[end + 1:]
+    filler = [prefix + "pass\n"] if body_len == 1 else []
+    return lines[:start] + filler + lines[end + 1:]
+
+
+def _char_col(line: str, byte_col: int) -> int:
+    """Convert an ast UTF-8 byte column to a character column."""
+    return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+
+
+def _squeeze_blank_lines(text: str) -> str:
+    text = re.sub(r"\n{3,}", "\n\n", text.strip("\n"))
+    return text + "\n"
+
+
+def function_docstring(source: str, name: str) -> str | None:
+    """The cleaned docstring of top-level function ``name``, or None."""
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            strings = _bare_strings(node.body)
+            if strings:
+                value = strings[0].value.value  # type: ignore[attr-defined]
+                return inspect.cleandoc(value)
+            return None
+    return None
+
+
+def describe(docstring: str, entry_point: str) -> str:
+    """Prose of a docstring: examples, doctests and code-like lines removed, whitespace tidied."""
+    kept: list[str] = []
+    in_examples = False
+    after_doctest = False
+    for raw in textwrap.dedent(docstring).splitlines():
+        line = raw.strip()
+        if line.startswith(">>>"):
+            after_doctest = True
+            continue
+        if after_doctest and line:
+            continue
+        after_doctest = False
+        if _EXAMPLE_HEADER.match(line) or _EXAMPLE_INLINE.match(line):
+            in_examples = True
+            continue
+        if in_examples and not _PROSE_HEADER.match(line):
+            continue
+        in_examples = False
+        if _looks_like_code(line, entry_point):
+            continue
+        kept.append(line)
+    return _join_paragraphs(kept)
+
+
+def _looks_like_code(line: str, entry_point: str) -> bool:
+    if any(marker in line for marker in _CODE_MARKERS):
+        return True
+    return line.startswith(f"{entry_point}(")
+
+
+def _join_paragraphs(lines: list[str]) -> str:
+    paragraphs: list[str] = []
+    current: list[str] = []
+    for line in lines + [""]:
+        if line:
+            current.append(line)
+        elif current:
+            paragraphs.append(" ".join(current))
+            current = []
+    return "\n".join(paragraphs).strip()
