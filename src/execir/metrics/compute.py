@@ -1,7 +1,7 @@
-"""Vectorised measure kernels over a :class:`~execir.metrics.ranking.RankedRelevance`.
+"""Vectorised measure kernels over :class:`~execir.metrics.positions.RelevantRanks`.
 
-Each kernel maps the (n_queries, width) grade matrix to one value per query. Semantics (what
-"relevant" means, nDCG gains) are documented in :mod:`execir.metrics.measures`.
+Each kernel maps the ranks of every query's relevant documents to one value per query.
+Semantics (what "relevant" means, nDCG gains) are documented in :mod:`execir.metrics.measures`.
 """
 
 from __future__ import annotations
@@ -11,14 +11,12 @@ from collections.abc import Callable
 import numpy as np
 
 from execir.metrics.measures import Measure
-from execir.metrics.ranking import RankedRelevance
-
-RELEVANT = 2
-"""Minimum grade counted as relevant by binary measures."""
+from execir.metrics.positions import RelevantRanks
 
 
-def _hits(ranked: RankedRelevance, k: int | None) -> np.ndarray:
-    return ranked.rels[:, :k] >= RELEVANT if k is not None else ranked.rels >= RELEVANT
+def _within(ranked: RelevantRanks, k: int | None) -> np.ndarray:
+    """(n_queries, width) bool: relevant document retrieved within the top k."""
+    return ranked.ranks < (np.inf if k is None else k)
 
 
 def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -27,44 +25,39 @@ def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return out
 
 
-def _exec(ranked: RankedRelevance, k: int | None) -> np.ndarray:
-    return _hits(ranked, k).any(axis=1).astype(np.float64)
+def _exec(ranked: RelevantRanks, k: int | None) -> np.ndarray:
+    return _within(ranked, k).any(axis=1).astype(np.float64)
 
 
-def _precision(ranked: RankedRelevance, k: int | None) -> np.ndarray:
-    assert k is not None  # guaranteed by Measure validation
-    return _hits(ranked, k).sum(axis=1) / k
+def _precision(ranked: RelevantRanks, k: int | None) -> np.ndarray:
+    if k is None:
+        raise ValueError("p needs a cutoff")
+    return _within(ranked, k).sum(axis=1) / k
 
 
-def _recall(ranked: RankedRelevance, k: int | None) -> np.ndarray:
-    return _safe_div(_hits(ranked, k).sum(axis=1).astype(np.float64), ranked.n_relevant)
+def _recall(ranked: RelevantRanks, k: int | None) -> np.ndarray:
+    return _safe_div(_within(ranked, k).sum(axis=1).astype(np.float64), ranked.n_relevant)
 
 
-def _mrr(ranked: RankedRelevance, k: int | None) -> np.ndarray:
-    hits = _hits(ranked, k)
-    first = hits.argmax(axis=1)
-    return np.where(hits.any(axis=1), 1.0 / (first + 1.0), 0.0)
+def _mrr(ranked: RelevantRanks, k: int | None) -> np.ndarray:
+    first = ranked.ranks[:, 0]  # ranks are sorted ascending
+    return np.where(_within(ranked, k)[:, 0], 1.0 / (first + 1.0), 0.0)
 
 
-def _map(ranked: RankedRelevance, k: int | None) -> np.ndarray:
-    hits = _hits(ranked, k)
-    precision_at = np.cumsum(hits, axis=1) / np.arange(1, hits.shape[1] + 1)
-    return _safe_div((precision_at * hits).sum(axis=1), ranked.n_relevant)
+def _map(ranked: RelevantRanks, k: int | None) -> np.ndarray:
+    found = np.arange(1, ranked.ranks.shape[1] + 1)  # relevant documents seen up to each one
+    precision = np.where(_within(ranked, k), found / (ranked.ranks + 1.0), 0.0)
+    return _safe_div(precision.sum(axis=1), ranked.n_relevant)
 
 
-def _dcg(gains: np.ndarray) -> np.ndarray:
-    discount = 1.0 / np.log2(np.arange(2, gains.shape[1] + 2))
-    return (gains * discount).sum(axis=1)
-
-
-def _ndcg(ranked: RankedRelevance, k: int | None) -> np.ndarray:
-    rels = ranked.rels[:, :k] if k is not None else ranked.rels
-    gains = np.where(rels >= RELEVANT, rels, 0).astype(np.float64)
+def _ndcg(ranked: RelevantRanks, k: int | None) -> np.ndarray:
+    dcg = np.where(_within(ranked, k), ranked.gains / np.log2(ranked.ranks + 2.0), 0.0).sum(axis=1)
     ideal = ranked.ideal[:, :k] if k is not None else ranked.ideal
-    return _safe_div(_dcg(gains), _dcg(ideal))
+    idcg = (ideal / np.log2(np.arange(2, ideal.shape[1] + 2))).sum(axis=1)
+    return _safe_div(dcg, idcg)
 
 
-KERNELS: dict[str, Callable[[RankedRelevance, int | None], np.ndarray]] = {
+KERNELS: dict[str, Callable[[RelevantRanks, int | None], np.ndarray]] = {
     "exec": _exec,
     "ndcg": _ndcg,
     "mrr": _mrr,
@@ -74,6 +67,6 @@ KERNELS: dict[str, Callable[[RankedRelevance, int | None], np.ndarray]] = {
 }
 
 
-def compute(ranked: RankedRelevance, measure: Measure) -> np.ndarray:
+def compute(ranked: RelevantRanks, measure: Measure) -> np.ndarray:
     """One value per query of ``ranked`` (in ``ranked.query_ids`` order)."""
     return KERNELS[measure.name](ranked, measure.k)

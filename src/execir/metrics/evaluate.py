@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from execir.metrics.compute import compute
 from execir.metrics.measures import parse_measure
-from execir.metrics.ranking import ranked_relevance
+from execir.metrics.positions import relevant_ranks
 from execir.metrics.ties import TiePolicy, check_ties
 from execir.types import Qrels, Run
 
@@ -24,7 +24,7 @@ def evaluate(
         raise ValueError("measures must be a sequence of names, e.g. ['ndcg@10'], not a string")
     check_ties(ties)
     parsed = {name: parse_measure(name) for name in measures}
-    ranked = ranked_relevance(qrels, run, ties=ties)
+    ranked = relevant_ranks(qrels, run, ties=ties)
     out: dict[str, dict[str, float]] = {}
     for name, measure in parsed.items():
         values = compute(ranked, measure).tolist()

@@ -40,6 +40,7 @@ _PROFILES: tuple[tuple[str, ModelProfile], ...] = (
     ("e5-mistral", ModelProfile(query_prompt=f"Instruct: {NL2CODE_TASK}\nQuery: ")),
     ("multilingual-e5-large-instruct", ModelProfile(query_prompt=f"Instruct: {NL2CODE_TASK}\nQuery: ")),
     ("e5-", ModelProfile(query_prompt="query: ", document_prompt="passage: ")),
+    ("bge-m3", ModelProfile()),
     ("bge-", ModelProfile(query_prompt="Represent this sentence for searching relevant passages: ")),
     ("coderankembed", ModelProfile(
         query_prompt="Represent this query for searching relevant code: ", trust_remote_code=True)),

@@ -14,7 +14,7 @@ import textwrap
 
 _EXAMPLE_HEADER = re.compile(r"^\s*(for\s+)?(examples?|e\.g\.|example\s+\d+)\s*[:.]?\s*$", re.IGNORECASE)
 _EXAMPLE_INLINE = re.compile(r"^\s*(for\s+example|examples?)\s*[:,]", re.IGNORECASE)
-_PROSE_HEADER = re.compile(r"^\s*(notes?|constraints?|input|output|returns?)\s*:?\s*$", re.IGNORECASE)
+_PROSE_HEADER = re.compile(r"^\s*(notes?|constraints?|returns?)\s*:?\s*$", re.IGNORECASE)
 _CODE_MARKERS = ("==", "=>", "➞", "->", ">>>")
 
 

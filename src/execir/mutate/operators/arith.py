@@ -39,7 +39,6 @@ def _binop_swaps(
     tree: ast.Module, source: SourceText, table: dict[type[ast.operator], tuple[str, tuple[str, ...]]]
 ) -> Iterator[SpanEdit]:
     for node in nodes_of(tree, ast.BinOp):
-        assert isinstance(node, ast.BinOp)
         entry = table.get(type(node.op))
         if entry is None or _is_text(node.left) or _is_text(node.right):
             continue  # string concatenation / %-formatting are not arithmetic
@@ -61,7 +60,6 @@ def augassign_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
     """Swap an augmented assignment operator (``+=``<->``-=``, ``*=``->``/= //=``, ...)."""
     table = {**ARITH, **BITWISE}
     for node in nodes_of(tree, ast.AugAssign):
-        assert isinstance(node, ast.AugAssign)
         entry = table.get(type(node.op))
         if entry is None or _is_text(node.value):
             continue
@@ -73,6 +71,5 @@ def augassign_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
 def unary_minus_remove(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
     """Delete one unary minus (``-x`` -> ``x``)."""
     for node in nodes_of(tree, ast.UnaryOp):
-        assert isinstance(node, ast.UnaryOp)
         if isinstance(node.op, ast.USub):
             yield from swaps_at(prefix_token_span(source, node), [""])

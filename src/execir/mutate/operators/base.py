@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
 
 from execir.mutate.edits import SpanEdit
 from execir.mutate.source import SourceText
+
+NodeT = TypeVar("NodeT", bound=ast.AST)
 
 Operator = Callable[[ast.Module, SourceText], Iterable[SpanEdit]]
 
@@ -51,7 +54,7 @@ def code_nodes(tree: ast.AST) -> Iterator[ast.AST]:
             )
 
 
-def nodes_of(tree: ast.AST, kind: type[ast.AST] | tuple[type[ast.AST], ...]) -> Iterator[ast.AST]:
+def nodes_of(tree: ast.AST, kind: type[NodeT] | tuple[type[NodeT], ...]) -> Iterator[NodeT]:
     """Code nodes of the given type(s)."""
     return (node for node in code_nodes(tree) if isinstance(node, kind))
 

@@ -36,7 +36,6 @@ def _compare_edits(
     tree: ast.Module, source: SourceText, table: dict[type[ast.cmpop], tuple[str, str]]
 ) -> Iterator[SpanEdit]:
     for node in nodes_of(tree, ast.Compare):
-        assert isinstance(node, ast.Compare)
         operands = [node.left, *node.comparators]
         for index, op in enumerate(node.ops):
             entry = table.get(type(op))
@@ -58,7 +57,6 @@ def compare_flip(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
 def bool_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
     """Swap one ``and``<->``or`` keyword of a boolean operation."""
     for node in nodes_of(tree, ast.BoolOp):
-        assert isinstance(node, ast.BoolOp)
         symbol, after = ("and", "or") if isinstance(node.op, ast.And) else ("or", "and")
         for left, right in zip(node.values, node.values[1:]):
             yield from swaps_at(operator_span(source, left, right, symbol), [after])
@@ -67,7 +65,6 @@ def bool_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
 def not_remove(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
     """Delete one ``not`` (with the spacing after it)."""
     for node in nodes_of(tree, ast.UnaryOp):
-        assert isinstance(node, ast.UnaryOp)
         if isinstance(node.op, ast.Not):
             yield from swaps_at(prefix_token_span(source, node), [""])
 

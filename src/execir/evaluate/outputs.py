@@ -1,0 +1,68 @@
+"""Write an evaluation's outputs: results.json, TREC runs, per-query records, report.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from execir.build.writer import atomic_write_bytes, json_bytes, jsonl_bytes
+from execir.evaluate.dataset import Dataset
+from execir.evaluate.pipeline import SystemResult
+from execir.metrics import rank_run
+from execir.report.markdown import render_report
+
+
+def trec_run_text(ranked: dict[str, list[tuple[str, float]]], system: str, depth: int) -> str:
+    """TREC run lines ``qid Q0 docid rank score system``, ranks as ordered by the tie policy."""
+    lines = []
+    for query_id in sorted(ranked):
+        for rank, (doc_id, score) in enumerate(ranked[query_id][:depth], start=1):
+            lines.append(f"{query_id} Q0 {doc_id} {rank} {score:.9g} {system}")
+    return "".join(line + "\n" for line in lines)
+
+
+def per_query_rows(dataset: Dataset, system: SystemResult, ranked: dict[str, list[tuple[str, float]]]) -> list[dict[str, Any]]:
+    """Per system and query: top-10 with relevance, kind and operator; the canonical's rank and score."""
+    rows = []
+    details = system.analyses.get("per_query", {})
+    for query_id in sorted(dataset.qrels):
+        judged = dataset.qrels[query_id]
+        top = [
+            {
+                "doc_id": doc_id,
+                "score": score,
+                "rel": judged.get(doc_id, 0),
+                "kind": dataset.docs[doc_id].kind,
+                "operator": dataset.docs[doc_id].operator,
+                "task_id": dataset.docs[doc_id].task_id,
+            }
+            for doc_id, score in ranked.get(query_id, [])[:10]
+        ]
+        detail = details.get(query_id, {})
+        rows.append(
+            {
+                "system": system.name,
+                "query_id": query_id,
+                "task_id": dataset.query_task.get(query_id),
+                "exec@1": system.per_query["exec@1"].get(query_id, 0.0),
+                "canonical_rank": detail.get("canonical_rank"),
+                "canonical_score": detail.get("canonical_score"),
+                "beaten_by": detail.get("beaten_by", []),
+                "top10": top,
+            }
+        )
+    return rows
+
+
+def write_outputs(out: Path, dataset: Dataset, systems: list[SystemResult], results: dict[str, Any], depth: int, ties: str) -> Path:
+    """Write every output file atomically; returns the report path."""
+    per_query: list[dict[str, Any]] = []
+    for system in systems:
+        ranked = rank_run(system.run, dataset.qrels, ties=ties)  # type: ignore[arg-type]
+        atomic_write_bytes(out / "runs" / f"{system.name}.trec", trec_run_text(ranked, system.name, depth).encode("utf-8"))
+        per_query.extend(per_query_rows(dataset, system, ranked))
+    atomic_write_bytes(out / "per_query.jsonl", jsonl_bytes(per_query))
+    atomic_write_bytes(out / "results.json", json_bytes(results))
+    report = render_report(results, per_query, dataset)
+    atomic_write_bytes(out / "report.md", report.encode("utf-8"))
+    return out / "report.md"

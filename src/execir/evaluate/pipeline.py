@@ -1,0 +1,121 @@
+"""Evaluate retrievers on a dataset: retrieve -> score -> analyse -> compare (pure steps),
+with reading the dataset and writing results at the edges (:mod:`execir.evaluate.outputs`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from execir import __version__
+from execir.evaluate.config import EvalConfig
+from execir.evaluate.dataset import Dataset
+from execir.metrics import evaluate
+from execir.metrics.analyses import density_ablation, gap_analyses, tie_rate
+from execir.metrics.stats import bootstrap_ci, paired_comparisons
+from execir.retrieve import get_retriever
+from execir.retrieve.base import Retriever
+from execir.types import Run
+
+
+@dataclass
+class SystemResult:
+    """Everything measured for one retrieval system."""
+
+    name: str
+    spec: str
+    run: Run
+    per_query: dict[str, dict[str, float]]
+    summary: dict[str, Any]
+    analyses: dict[str, Any]
+
+
+@dataclass
+class Timer:
+    """Accumulates wall time per named stage."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        """Time the enclosed block under ``name``."""
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - started
+
+
+RetrieverFactory = Callable[[str], Retriever]
+
+
+def evaluate_systems(dataset: Dataset, config: EvalConfig, timer: Timer, factory: RetrieverFactory | None = None) -> list[SystemResult]:
+    """Retrieve with every configured system and compute all per-system measurements."""
+    make = factory or (lambda spec: get_retriever(spec, cache_dir=config.cache_dir, progress=config.progress))
+    results = []
+    for spec in config.retrievers:
+        with timer.stage("load models"):
+            retriever = make(spec)
+        with timer.stage("index + encode + search"):
+            retriever.index(dataset.corpus)
+            run = retriever.search(dataset.queries, top_k=len(dataset.corpus))
+        results.append(score_system(dataset, config, timer, retriever, spec, run))
+    return results
+
+
+def score_system(dataset: Dataset, config: EvalConfig, timer: Timer, retriever: Retriever, spec: str, run: Run) -> SystemResult:
+    """Metrics with bootstrap CIs, gap analyses and the density ablation for one run."""
+    with timer.stage("score"):
+        per_query = evaluate(dataset.qrels, run, config.measures, ties=config.ties)
+        metrics = {}
+        for measure, values in per_query.items():
+            mean, low, high = bootstrap_ci(
+                [values[q] for q in sorted(values)], n_resamples=config.bootstrap_resamples, seed=config.seed
+            )
+            metrics[measure] = {"mean": mean, "ci_low": low, "ci_high": high}
+    with timer.stage("analyse"):
+        analyses = gap_analyses(dataset.qrels, run, dataset.docs, dataset.query_task, k=10, ties=config.ties)
+        ablation = density_ablation(
+            dataset.qrels, run, dataset.docs, dataset.query_task, levels=config.ablation_levels, seed=config.seed
+        )
+        ties_share = tie_rate(dataset.qrels, run, dataset.docs, dataset.query_task)
+    summary = {
+        "spec": spec,
+        "config": retriever.config() if hasattr(retriever, "config") else {},
+        "encoded_texts": retriever.encoded_texts,
+        "queries": len(dataset.qrels),
+        "metrics": metrics,
+        "tie_rate": ties_share,
+        "density_ablation": {str(level): values for level, values in ablation.items()},
+        "analyses": {k: v for k, v in analyses.items() if k != "per_query"},
+    }
+    return SystemResult(retriever.name, spec, run, per_query, summary, analyses)
+
+
+def compare_systems(systems: list[SystemResult], config: EvalConfig) -> list[dict[str, Any]]:
+    """Exact McNemar (Holm-corrected), win/tie/loss and bootstrap CI of the difference on exec@1."""
+    if len(systems) < 2:
+        return []
+    per_system = {s.name: s.per_query["exec@1"] for s in systems}
+    return paired_comparisons(per_system, seed=config.seed)
+
+
+def results_document(dataset: Dataset, config: EvalConfig, systems: list[SystemResult], comparisons: list[dict[str, Any]], timer: Timer) -> dict[str, Any]:
+    """The JSON-able ``results.json`` content."""
+    return {
+        "toolkit": {"name": "execir", "version": __version__},
+        "dataset": {
+            "path": str(dataset.root),
+            "manifest_sha256": dataset.manifest_sha256,
+            "source": dataset.manifest.get("source"),
+            "queries": len(dataset.queries),
+            "documents": len(dataset.corpus),
+        },
+        "config": config.to_json(),
+        "tie_policy": config.ties,
+        "systems": {s.name: s.summary for s in systems},
+        "comparisons": comparisons,
+        "timing_seconds": {k: round(v, 3) for k, v in timer.seconds.items()},
+    }

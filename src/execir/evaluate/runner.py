@@ -1,0 +1,26 @@
+"""Library entry points behind ``execir eval`` and ``execir run``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from execir.evaluate.config import EvalConfig
+from execir.evaluate.dataset import load_dataset
+from execir.evaluate.outputs import write_outputs
+from execir.evaluate.pipeline import Timer, compare_systems, evaluate_systems, results_document
+
+
+def run_evaluation(config: EvalConfig) -> tuple[dict[str, Any], Path]:
+    """Evaluate every configured retriever on a dataset and write all outputs."""
+    timer = Timer()
+    with timer.stage("load dataset"):
+        dataset = load_dataset(config.dataset)
+    systems = evaluate_systems(dataset, config, timer)
+    with timer.stage("compare"):
+        comparisons = compare_systems(systems, config)
+    with timer.stage("report"):
+        results = results_document(dataset, config, systems, comparisons, timer)
+        report = write_outputs(config.out, dataset, systems, results, config.run_depth, config.ties)
+    results["timing_seconds"] = {k: round(v, 3) for k, v in timer.seconds.items()}
+    return results, report

@@ -1,0 +1,155 @@
+"""Render ``report.md``: leaderboard with CIs, significance, gap analyses, ablation, failures."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from execir.evaluate.dataset import Dataset
+from execir.report.tables import ci, markdown_table, pct, pvalue, share
+
+WORST_FAILURES = 5
+
+
+def render_report(results: dict[str, Any], per_query: list[dict[str, Any]], dataset: Dataset) -> str:
+    """The whole markdown report."""
+    sections = [
+        _title(results),
+        "## Leaderboard\n\n" + leaderboard_markdown(results),
+        "## Pairwise significance (exec@1)\n\n" + _comparisons(results),
+        "## Where retrievers fall for near clones\n\n" + _gap_table(results),
+        "## Pool-density ablation\n\n" + _ablation(results),
+        "## Mutation operators that fool each system\n\n" + _operators(results),
+        "## Worst near-clone failures\n\n" + _failures(per_query, dataset),
+        "## Where the time went\n\n" + _timing(results),
+    ]
+    return "\n\n".join(sections) + "\n"
+
+
+def _title(results: dict[str, Any]) -> str:
+    data = results["dataset"]
+    source = (data.get("source") or {}).get("name", "?")
+    return (
+        f"# ExecIR report: {source}\n\n"
+        f"{data['queries']} queries, {data['documents']} documents (canonical solutions and execution-verified "
+        f"failing near clones). Tie policy: **{results['tie_policy']}** (a correct document tied with a wrong one "
+        f"ranks after it). 95% CIs from a seeded query bootstrap. Toolkit {results['toolkit']['version']}, "
+        f"dataset manifest sha256 `{data['manifest_sha256'][:16]}`."
+    )
+
+
+def leaderboard_rows(results: dict[str, Any]) -> list[list[str]]:
+    """Rows of the leaderboard, best exec@1 first."""
+    systems = sorted(results["systems"].items(), key=lambda kv: -kv[1]["metrics"]["exec@1"]["mean"])
+    return [
+        [
+            name,
+            ci(s["metrics"]["exec@1"]),
+            ci(s["metrics"]["exec@10"]),
+            ci(s["metrics"]["ndcg@10"]),
+            f"{s['metrics']['mrr@10']['mean']:.3f}",
+            str(s["encoded_texts"]),
+        ]
+        for name, s in systems
+    ]
+
+
+LEADERBOARD_HEADER = ["system", "exec@1", "exec@10", "nDCG@10", "MRR@10", "texts encoded"]
+
+
+def leaderboard_markdown(results: dict[str, Any]) -> str:
+    """The leaderboard as a markdown table."""
+    return markdown_table(LEADERBOARD_HEADER, leaderboard_rows(results))
+
+
+def _comparisons(results: dict[str, Any]) -> str:
+    rows = []
+    for c in results["comparisons"]:
+        diff = c.get("diff", {})
+        rows.append(
+            [
+                f"{c['a']} vs {c['b']}",
+                f"{diff.get('mean', 0):+.3f} [{diff.get('ci_low', 0):+.3f}, {diff.get('ci_high', 0):+.3f}]",
+                f"{c['wtl']['win']}/{c['wtl']['tie']}/{c['wtl']['loss']}",
+                pvalue(c["mcnemar"]["p_value"]),
+                pvalue(c["p_holm"]),
+            ]
+        )
+    if not rows:
+        return "Only one system was evaluated."
+    return markdown_table(["pair", "Δ exec@1 [95% CI]", "win/tie/loss", "McNemar p", "Holm p"], rows)
+
+
+def _gap_table(results: dict[str, Any]) -> str:
+    rows = []
+    for name, s in results["systems"].items():
+        a = s["analyses"]
+        rows.append(
+            [
+                name,
+                pct(share(a.get("paired_mutant_share_of_misses"))),
+                pct(share(a.get("canonical_below_distractor"))),
+                pct(share(a.get("intrusion@10"))),
+                pct(s["tie_rate"]),
+            ]
+        )
+    header = ["system", "rank-1 misses that are the paired mutant", "canonical below a distractor", "hard-negative intrusion@10", "canonical tied with a mutant"]
+    return markdown_table(header, rows)
+
+
+def _ablation(results: dict[str, Any]) -> str:
+    names = list(results["systems"])
+    levels = list(next(iter(results["systems"].values()))["density_ablation"]) if names else []
+    rows = []
+    for level in levels:
+        row = [level]
+        for name in names:
+            values = results["systems"][name]["density_ablation"][level]
+            row.append(f"{values['exec@1']:.3f} / {values['ndcg@10']:.3f}")
+        rows.append(row)
+    note = "exec@1 / nDCG@10 with at most N verified mutants per task in the pool (nested subsets, same scores).\n\n"
+    return note + markdown_table(["mutants per task"] + names, rows)
+
+
+def _operators(results: dict[str, Any]) -> str:
+    names = list(results["systems"])
+    operators = sorted({op for s in results["systems"].values() for op in s["analyses"].get("per_operator", {})})
+    rows = []
+    for op in operators:
+        row = [op]
+        for name in names:
+            record = results["systems"][name]["analyses"]["per_operator"].get(op)
+            row.append(f"{pct(record['rate'])} of {record['n']}" if record else "n/a")
+        rows.append(row)
+    rows.sort(key=lambda r: -max((float(c.split('%')[0]) if "%" in c else -1) for c in r[1:]))
+    note = "Share of queries where that operator's mutant ranks above the canonical solution.\n\n"
+    return note + markdown_table(["operator"] + names, rows)
+
+
+def _failures(per_query: list[dict[str, Any]], dataset: Dataset) -> str:
+    candidates = []
+    for row in per_query:
+        top = row["top10"][0] if row["top10"] else None
+        if not top or top["kind"] != "mutant" or top["task_id"] != row["task_id"] or row["canonical_score"] is None:
+            continue
+        candidates.append((top["score"] - row["canonical_score"], row, top))
+    candidates.sort(key=lambda c: (-c[0], c[1]["system"], c[1]["query_id"]))
+    if not candidates:
+        return "No query had its own mutant ranked first."
+    blocks = []
+    for margin, row, top in candidates[:WORST_FAILURES]:
+        canonical_id = next(d for d, g in dataset.qrels[row["query_id"]].items() if g >= 2)
+        diff = difflib.unified_diff(
+            dataset.corpus[canonical_id].splitlines(), dataset.corpus[top["doc_id"]].splitlines(),
+            "canonical (passes)", f"mutant {top['operator']} (fails)", lineterm="", n=1,
+        )
+        blocks.append(
+            f"### {row['system']}: {row['query_id']} (canonical at rank {row['canonical_rank']}, margin {margin:.4f})\n\n"
+            f"> {dataset.queries[row['query_id']][:300]}\n\n```diff\n" + "\n".join(diff) + "\n```"
+        )
+    return "\n\n".join(blocks)
+
+
+def _timing(results: dict[str, Any]) -> str:
+    rows = [[stage, f"{seconds:.2f}"] for stage, seconds in results["timing_seconds"].items()]
+    return markdown_table(["stage", "seconds"], rows)

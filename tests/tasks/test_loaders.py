@@ -1,0 +1,117 @@
+"""Task loaders: real data loads, malformed input names file, line and field."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from execir.errors import InputError
+from execir.tasks import load_humaneval, load_mbpp
+
+
+def _write_jsonl(path: Path, rows: list[object]) -> Path:
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+GOOD = {
+    "task_id": "T/0",
+    "prompt": 'def add(a, b):\n    """Add two numbers.\n    >>> add(1, 2)\n    3\n    """\n',
+    "canonical_solution": "    return a + b\n",
+    "test": "def check(candidate):\n    assert candidate(1, 2) == 3\n",
+    "entry_point": "add",
+}
+
+
+def test_bundled_humaneval_has_164_tasks_without_query_leaks() -> None:
+    tasks = load_humaneval()
+    assert len(tasks) == 164
+    for task in tasks:
+        assert task.description
+        assert task.description.splitlines()[0] not in task.solution
+        assert f"def {task.entry_point}(" in task.solution
+    assert tasks[0].tests.kind == "check"
+
+
+def test_humaneval_115_string_after_import_is_treated_as_docstring() -> None:
+    task = load_humaneval()[115]
+    assert "rectangular grid of wells" in task.description
+    assert "rectangular grid" not in task.solution
+    assert "Input:" not in task.description  # examples removed
+
+
+def test_description_drops_doctests() -> None:
+    task = load_humaneval()[0]
+    assert ">>>" not in task.description and "has_close_elements(" not in task.description
+
+
+def test_generic_jsonl_loads(tmp_path: Path) -> None:
+    tasks = load_humaneval(_write_jsonl(tmp_path / "t.jsonl", [GOOD]), source="jsonl")
+    assert tasks[0].description == "Add two numbers."
+    assert tasks[0].solution == "def add(a, b):\n    return a + b\n"
+
+
+@pytest.mark.parametrize(
+    ("row", "line", "field", "fragment"),
+    [
+        ("{not json", 2, None, "invalid JSON"),
+        ({k: v for k, v in GOOD.items() if k != "test"}, 2, "test", "missing required field"),
+        ({**GOOD, "canonical_solution": "    return a +\n"}, 2, "canonical_solution", "does not parse"),
+        ({**GOOD, "entry_point": "sub"}, 2, "entry_point", "not defined"),
+        ({**GOOD, "test": 5}, 2, "test", "expected str"),
+        ({**GOOD, "test": "assert True\n"}, 2, "test", "check(candidate)"),
+    ],
+)
+def test_malformed_jsonl_names_file_line_field(tmp_path: Path, row: object, line: int, field: str | None, fragment: str) -> None:
+    path = _write_jsonl(tmp_path / "bad.jsonl", [{**GOOD, "task_id": "ok"}, row])
+    with pytest.raises(InputError) as info:
+        load_humaneval(path, source="jsonl")
+    assert info.value.path == str(path) and info.value.line == line and info.value.field == field
+    assert fragment in str(info.value) and f"{path}:{line}" in str(info.value)
+
+
+def test_duplicate_task_id_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="duplicate task id"):
+        load_humaneval(_write_jsonl(tmp_path / "d.jsonl", [GOOD, GOOD]), source="jsonl")
+
+
+def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="file not found"):
+        load_mbpp(tmp_path / "nope.jsonl")
+
+
+MBPP_ROW = {
+    "text": "Write a function to add two numbers.",
+    "code": "def add_nums(a, b):\r\n\treturn a + b",
+    "task_id": 7,
+    "test_setup_code": "",
+    "test_list": ["assert add_nums(1, 2) == 3", "assert add_nums(0, 0) == 0"],
+    "challenge_test_list": [],
+}
+
+
+def test_mbpp_row_and_crlf(tmp_path: Path) -> None:
+    (task,) = load_mbpp(_write_jsonl(tmp_path / "m.jsonl", [MBPP_ROW]))
+    assert task.task_id == "MBPP/7" and task.entry_point == "add_nums"
+    assert "\r" not in task.solution and task.tests.kind == "asserts" and len(task.tests.asserts) == 2
+
+
+def test_mbpp_sanitized_json_array_line_numbers(tmp_path: Path) -> None:
+    good = {"prompt": "Add.", "code": "def f(a):\n    return a", "task_id": 1, "test_imports": [], "test_list": ["assert f(1) == 1"]}
+    bad = {**good, "task_id": 2, "test_list": ["assert g(1) == 1"]}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps([good, bad], indent=1), encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_mbpp(path)
+    text = path.read_text()
+    second_object_line = text[: text.index("{", text.index("}"))].count("\n") + 1
+    assert info.value.field == "test_list" and info.value.line == second_object_line
+
+
+def test_real_mbpp_full_and_sanitized(shared_data: Path) -> None:
+    full = load_mbpp(shared_data / "mbpp" / "mbpp.jsonl")
+    sanitized = load_mbpp(shared_data / "mbpp" / "sanitized-mbpp.json", source="mbpp-sanitized")
+    assert len(full) == 974 and len(sanitized) == 427
+    assert all(t.entry_point in t.solution for t in full)
