@@ -37,5 +37,6 @@ def test_humaneval_candidates() -> None:
         f"min {min(counts)}, max {max(counts)}, {seconds:.2f}s\n"
         + "\n".join(f"  {name}: {count}" for name, count in sorted(operators.items()))
     )
-    assert min(counts) >= 3
+    assert sum(count == 0 for count in counts) <= 10  # one-liners like `return len(string)`
+    assert sum(counts) / len(counts) >= 15
     assert seconds < 60

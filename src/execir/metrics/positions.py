@@ -50,10 +50,12 @@ class RelevantRanks:
     n_relevant: np.ndarray
 
 
-def _pad_rows(rows: list[list[float]], fill: float) -> np.ndarray:
-    lengths = np.fromiter(map(len, rows), np.int64, count=len(rows))
-    out = np.full((len(rows), max(1, int(lengths.max(initial=0)))), fill, dtype=np.float64)
-    out[np.arange(out.shape[1]) < lengths[:, None]] = np.fromiter(chain.from_iterable(rows), np.float64, count=int(lengths.sum()))
+def _pad(rows: np.ndarray, flat: np.ndarray, n_rows: int, fill: float) -> np.ndarray:
+    """Scatter ``flat`` (sorted by ``rows``) into an (n_rows, widest) matrix padded with ``fill``."""
+    counts = np.bincount(rows, minlength=n_rows)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    out = np.full((n_rows, max(1, int(counts.max(initial=0)))), fill, dtype=flat.dtype)
+    out[rows, np.arange(len(rows)) - starts[rows]] = flat
     return out
 
 
@@ -72,10 +74,20 @@ def _score_matrix(run: Run, qids: list[str]) -> np.ndarray:
 
 def _relevant(qrels: Qrels, run: Run, qids: list[str]) -> tuple[list[list[str]], np.ndarray, np.ndarray]:
     """Relevant doc ids per query, with their grades and run scores (NaN: not retrieved)."""
-    docs = [[d for d, g in qrels[q].items() if g >= RELEVANT] for q in qids]
-    grades = _pad_rows([[qrels[q][d] for d in ds] for q, ds in zip(qids, docs)], 0.0)
-    scores = _pad_rows([[run.get(q, _EMPTY).get(d, np.nan) for d in ds] for q, ds in zip(qids, docs)], np.nan)
-    return docs, grades, scores
+    judged = [qrels[q] for q in qids]
+    counts = np.fromiter(map(len, judged), np.int64, count=len(judged))
+    flat_grades = np.fromiter(chain.from_iterable(map(dict.values, judged)), np.float64, count=int(counts.sum()))
+    keep = np.flatnonzero(flat_grades >= RELEVANT)
+    rows = np.repeat(np.arange(len(qids)), counts)[keep]
+    flat_docs = list(chain.from_iterable(judged))
+    docs: list[list[str]] = [[] for _ in qids]
+    scores = []
+    for row, index in zip(rows.tolist(), keep.tolist()):
+        doc = flat_docs[index]
+        docs[row].append(doc)
+        scores.append(run.get(qids[row], _EMPTY).get(doc, np.nan))
+    n = len(qids)
+    return docs, _pad(rows, flat_grades[keep], n, 0.0), _pad(rows, np.array(scores, dtype=np.float64), n, np.nan)
 
 
 def _pessimistic_after(grades: np.ndarray, scores: np.ndarray) -> np.ndarray:
@@ -112,5 +124,5 @@ def relevant_ranks(qrels: Qrels, run: Run, *, ties: TiePolicy = "pessimistic") -
     ranks = np.where(np.isnan(scores), np.inf, ranks)
     order = np.argsort(ranks, axis=1, kind="stable")
     ideal = -np.sort(-grades, axis=1)
-    n_relevant = np.fromiter(map(len, docs), np.int64, count=len(docs))
+    n_relevant = (grades > 0).sum(axis=1)
     return RelevantRanks(tuple(qids), np.take_along_axis(ranks, order, 1), np.take_along_axis(grades, order, 1), ideal, n_relevant)

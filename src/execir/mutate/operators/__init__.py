@@ -14,7 +14,7 @@ from execir.mutate.operators.arith import (
     unary_minus_remove,
 )
 from execir.mutate.operators.base import Operator
-from execir.mutate.operators.calls import arg_swap, min_max_swap
+from execir.mutate.operators.calls import any_all_swap, arg_swap, method_swap, min_max_swap
 from execir.mutate.operators.constants import (
     const_decr,
     const_incr,
@@ -32,6 +32,7 @@ from execir.mutate.operators.logic import (
 from execir.mutate.operators.statements import guard_delete, loop_control_swap
 
 _ALL: tuple[Operator, ...] = (
+    any_all_swap,
     arg_swap,
     arith_swap,
     augassign_swap,
@@ -44,6 +45,7 @@ _ALL: tuple[Operator, ...] = (
     const_zero_one,
     guard_delete,
     loop_control_swap,
+    method_swap,
     min_max_swap,
     not_insert,
     not_remove,

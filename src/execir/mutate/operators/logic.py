@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from execir.mutate.edits import SpanEdit
-from execir.mutate.operators.base import nodes_of, operator_span, prefix_token_span, swaps_at
+from execir.mutate.operators.base import code_nodes, nodes_of, operator_span, prefix_token_span, swaps_at
 from execir.mutate.source import SourceText
 
 COMPARE_SWAP: dict[type[ast.cmpop], tuple[str, str]] = {
@@ -69,14 +69,23 @@ def not_remove(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
             yield from swaps_at(prefix_token_span(source, node), [""])
 
 
-def not_insert(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
-    """Negate the test of one ``if``/``while``/conditional expression: ``c`` -> ``not (c)``.
+def _conditions(node: ast.AST) -> list[ast.expr]:
+    if isinstance(node, (ast.If, ast.While, ast.IfExp)):
+        return [node.test]
+    if isinstance(node, ast.comprehension):
+        return list(node.ifs)
+    return []
 
-    Tests that already start with ``not`` are left to :func:`not_remove`.
+
+def not_insert(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
+    """Negate one condition (``if``/``while``/conditional expression/comprehension filter).
+
+    ``c`` becomes ``not (c)``; conditions that already start with ``not`` are left to
+    :func:`not_remove`.
     """
-    for node in nodes_of(tree, (ast.If, ast.While, ast.IfExp)):
-        test = node.test  # type: ignore[attr-defined]
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            continue
-        start, end = source.node_span(test)
-        yield SpanEdit(start, end, f"not ({source.text[start:end]})")
+    for node in code_nodes(tree):
+        for test in _conditions(node):
+            if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+                continue
+            start, end = source.node_span(test)
+            yield SpanEdit(start, end, f"not ({source.text[start:end]})")
