@@ -81,3 +81,13 @@ def test_mutants_that_do_not_compile_are_dropped() -> None:
 
 def test_source_without_candidates() -> None:
     assert generate_mutants("t", "import os\n") == []
+
+
+def test_crlf_and_multibyte_lines() -> None:
+    source = "def f(ü, n):\r\n    s = 'ß→'; return ü[n] < n + 1\r\n"
+    mutants = generate_mutants("t", source)
+    assert mutants
+    for mutant in mutants:
+        edit = mutant.edit
+        assert mutant.text == replaced(source, edit.line, edit.col, edit.before, edit.after)
+        assert "'ß→'" in mutant.text and mutant.text.count("\r\n") == 2

@@ -30,8 +30,13 @@ def test_humaneval_candidates() -> None:
     for (task_id, source), mutants in zip(sources, per_task.values()):
         texts = [m.text for m in mutants]
         assert len(set(texts)) == len(texts) and source not in texts
-        for text in texts:
-            ast.parse(text)  # raises on any failure to parse
+        for mutant in mutants:
+            ast.parse(mutant.text)  # raises on any failure to parse
+            edit = mutant.edit
+            lines = source.split("\n")
+            start = sum(len(line) + 1 for line in lines[: edit.line - 1]) + edit.col
+            assert source[start : start + len(edit.before)] == edit.before
+            assert mutant.text == source[:start] + edit.after + source[start + len(edit.before) :]
     print(
         f"\nHumanEval: {sum(counts)} candidates, mean {sum(counts) / len(counts):.1f}, "
         f"min {min(counts)}, max {max(counts)}, {seconds:.2f}s\n"

@@ -81,5 +81,8 @@ def format_leaderboard(results: dict[str, Any]) -> str:
         rows.append([name, pct(share(a.get("paired_mutant_share_of_misses"))), pct(share(a.get("canonical_below_distractor"))), pct(share(a.get("intrusion@10"))), pct(s["tie_rate"])])
     lines.append(text_table(["system", "paired-mutant share of rank-1 misses", "canonical below distractor", "intrusion@10", "tie rate"], rows))
     for c in results["comparisons"]:
-        lines.append(f"{c['a']} vs {c['b']}: W/T/L {c['wtl']['win']}/{c['wtl']['tie']}/{c['wtl']['loss']}, McNemar p={c['mcnemar']['p_value']:.3g} (Holm {c['p_holm']:.3g})")
+        lines.append(
+            f"{c['a']} vs {c['b']}: exec@1 diff {c['mean_diff']:+.3f} [{c['ci_low']:+.3f}, {c['ci_high']:+.3f}], "
+            f"W/T/L {c['win']}/{c['tie']}/{c['loss']}, exact McNemar p={c['p_value']:.3g} (Holm {c['p_holm']:.3g})"
+        )
     return "\n".join(lines)

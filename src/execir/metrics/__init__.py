@@ -4,13 +4,27 @@
   :mod:`execir.metrics.measures`), cross-checked against ``pytrec_eval``.
 * :func:`rank_run` / :data:`TiePolicy`: ranked lists under an explicit tie policy
   (:mod:`execir.metrics.ties`; ``pessimistic`` by default).
-* :mod:`execir.metrics.analyses`: where retrievers prefer a buggy near clone.
+* :mod:`execir.metrics.analyses` and :mod:`execir.metrics.ablation`: where retrievers prefer a
+  buggy near clone, and how that depends on the number of mutants per task.
 * :mod:`execir.metrics.stats`: bootstrap CIs, exact McNemar, Holm, win/tie/loss.
 """
 
+from execir.metrics.ablation import density_ablation
+from execir.metrics.analyses import DocInfo, gap_analyses, tie_rate
 from execir.metrics.evaluate import evaluate
 from execir.metrics.measures import KNOWN_MEASURES, Measure, parse_measure
 from execir.metrics.ranking import rank_run
 from execir.metrics.ties import TiePolicy
 
-__all__ = ["KNOWN_MEASURES", "Measure", "TiePolicy", "evaluate", "parse_measure", "rank_run"]
+__all__ = [
+    "KNOWN_MEASURES",
+    "DocInfo",
+    "Measure",
+    "TiePolicy",
+    "density_ablation",
+    "evaluate",
+    "gap_analyses",
+    "parse_measure",
+    "rank_run",
+    "tie_rate",
+]

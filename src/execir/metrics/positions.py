@@ -31,6 +31,8 @@ RELEVANT = 2
 """Minimum grade counted as relevant (see :mod:`execir.metrics.measures`)."""
 
 _EMPTY: dict[str, float] = {}
+_BLOCK_CELLS = 1 << 24
+"""Comparison cells (queries x relevant x depth) per block: bounds the temporary memory."""
 
 
 @dataclass(frozen=True)
@@ -59,35 +61,56 @@ def _pad(rows: np.ndarray, flat: np.ndarray, n_rows: int, fill: float) -> np.nda
     return out
 
 
-def _score_matrix(run: Run, qids: list[str]) -> np.ndarray:
+def _score_matrix(runs: list[dict[str, float]], qids: list[str]) -> np.ndarray:
     """(n_queries, depth) scores in run insertion order, NaN-padded (NaN never compares equal)."""
-    runs = [run.get(q, _EMPTY) for q in qids]
     lengths = np.fromiter(map(len, runs), np.int64, count=len(runs))
     flat = np.fromiter(chain.from_iterable([r.values() for r in runs]), np.float64, count=int(lengths.sum()))
     if np.isnan(flat).any():
         for qid, scores in zip(qids, runs):
             check_finite(qid, scores)
-    out = np.full((len(qids), max(1, int(lengths.max(initial=0)))), np.nan)
-    out[np.arange(out.shape[1]) < lengths[:, None]] = flat
+    width = max(1, int(lengths.max(initial=0)))
+    if (lengths == width).all():
+        return flat.reshape(len(runs), width)
+    out = np.full((len(runs), width), np.nan)
+    out[np.arange(width) < lengths[:, None]] = flat
     return out
 
 
-def _relevant(qrels: Qrels, run: Run, qids: list[str]) -> tuple[list[list[str]], np.ndarray, np.ndarray]:
-    """Relevant doc ids per query, with their grades and run scores (NaN: not retrieved)."""
+@dataclass(frozen=True)
+class _Relevant:
+    """Relevant judgements as (n_queries, width) matrices; ``docs[starts[q] + j]`` is doc (q, j)."""
+
+    docs: list[str]
+    starts: np.ndarray
+    grades: np.ndarray
+    scores: np.ndarray
+
+
+def _relevant(qrels: Qrels, runs: list[dict[str, float]], qids: list[str]) -> _Relevant:
+    """Relevant documents per query with their grades and run scores (NaN: not retrieved)."""
     judged = [qrels[q] for q in qids]
     counts = np.fromiter(map(len, judged), np.int64, count=len(judged))
     flat_grades = np.fromiter(chain.from_iterable(map(dict.values, judged)), np.float64, count=int(counts.sum()))
     keep = np.flatnonzero(flat_grades >= RELEVANT)
     rows = np.repeat(np.arange(len(qids)), counts)[keep]
     flat_docs = list(chain.from_iterable(judged))
-    docs: list[list[str]] = [[] for _ in qids]
-    scores = []
-    for row, index in zip(rows.tolist(), keep.tolist()):
-        doc = flat_docs[index]
-        docs[row].append(doc)
-        scores.append(run.get(qids[row], _EMPTY).get(doc, np.nan))
+    docs = [flat_docs[i] for i in keep.tolist()]
+    scores = np.array([runs[r].get(d, np.nan) for r, d in zip(rows.tolist(), docs)], dtype=np.float64)
     n = len(qids)
-    return docs, _pad(rows, flat_grades[keep], n, 0.0), _pad(rows, np.array(scores, dtype=np.float64), n, np.nan)
+    starts = np.searchsorted(rows, np.arange(n))
+    return _Relevant(docs, starts, _pad(rows, flat_grades[keep], n, 0.0), _pad(rows, scores, n, np.nan))
+
+
+def _compare_counts(matrix: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per relevant doc: how many run scores are higher than, and equal to, its own (row blocks)."""
+    higher = np.empty(scores.shape, dtype=np.int64)
+    equal = np.empty(scores.shape, dtype=np.int64)
+    step = max(1, _BLOCK_CELLS // (scores.shape[1] * matrix.shape[1]))
+    for start in range(0, len(scores), step):
+        block, own = matrix[start : start + step, None, :], scores[start : start + step, :, None]
+        higher[start : start + step] = (block > own).sum(axis=2)
+        equal[start : start + step] = (block == own).sum(axis=2)
+    return higher, equal
 
 
 def _pessimistic_after(grades: np.ndarray, scores: np.ndarray) -> np.ndarray:
@@ -98,14 +121,18 @@ def _pessimistic_after(grades: np.ndarray, scores: np.ndarray) -> np.ndarray:
     return (same & (higher | equal_later)).sum(axis=2)
 
 
-def _trec_before(run: Run, qids: list[str], docs: list[list[str]], matrix: np.ndarray, scores: np.ndarray, tied: np.ndarray) -> np.ndarray:
+def _trec_before(runs: list[dict[str, float]], rel: _Relevant, matrix: np.ndarray, tied: np.ndarray) -> np.ndarray:
     """Per relevant doc d: tied documents with a larger id (trec_eval order); Python on tied pairs only."""
-    before = np.zeros(scores.shape, dtype=np.int64)
-    for row, col in zip(*np.nonzero(tied)):
-        ids = list(run[qids[row]])
-        doc = docs[row][col]
-        equal = np.flatnonzero(matrix[row, : len(ids)] == scores[row, col])
-        before[row, col] = sum(ids[i] > doc for i in equal)
+    before = np.zeros(rel.scores.shape, dtype=np.int64)
+    rows, cols = np.nonzero(tied)
+    if len(rows) == 0:
+        return before
+    pair, where = np.nonzero(matrix[rows] == rel.scores[rows, cols][:, None])  # each tied (doc, position)
+    keys: dict[int, list[str]] = {}
+    for p, w in zip(pair.tolist(), where.tolist()):
+        row, col = int(rows[p]), int(cols[p])
+        ids = keys.get(row) or keys.setdefault(row, list(runs[row]))
+        before[row, col] += ids[w] > rel.docs[rel.starts[row] + col]
     return before
 
 
@@ -113,16 +140,17 @@ def relevant_ranks(qrels: Qrels, run: Run, *, ties: TiePolicy = "pessimistic") -
     """Ranks of every relevant document of every ``qrels`` query in ``run`` (see module doc)."""
     check_ties(ties)
     qids = list(qrels)
-    matrix = _score_matrix(run, qids)
-    docs, grades, scores = _relevant(qrels, run, qids)
-    higher = (matrix[:, None, :] > scores[:, :, None]).sum(axis=2)
-    equal = (matrix[:, None, :] == scores[:, :, None]).sum(axis=2)
+    runs = [run.get(q, _EMPTY) for q in qids]
+    matrix = _score_matrix(runs, qids)
+    rel = _relevant(qrels, runs, qids)
+    higher, equal = _compare_counts(matrix, rel.scores)
     if ties == "pessimistic":
-        ranks = higher + equal - _pessimistic_after(grades, scores)
+        ranks = higher + equal - _pessimistic_after(rel.grades, rel.scores)
     else:
-        ranks = higher + _trec_before(run, qids, docs, matrix, scores, equal > 1)
-    ranks = np.where(np.isnan(scores), np.inf, ranks)
+        ranks = higher + _trec_before(runs, rel, matrix, equal > 1)
+    ranks = np.where(np.isnan(rel.scores), np.inf, ranks)
     order = np.argsort(ranks, axis=1, kind="stable")
-    ideal = -np.sort(-grades, axis=1)
-    n_relevant = (grades > 0).sum(axis=1)
-    return RelevantRanks(tuple(qids), np.take_along_axis(ranks, order, 1), np.take_along_axis(grades, order, 1), ideal, n_relevant)
+    ideal = -np.sort(-rel.grades, axis=1)
+    n_relevant = (rel.grades > 0).sum(axis=1)
+    gains = np.take_along_axis(rel.grades, order, 1)
+    return RelevantRanks(tuple(qids), np.take_along_axis(ranks, order, 1), gains, ideal, n_relevant)

@@ -41,7 +41,8 @@ def levenshtein(a: Sequence[str], b: Sequence[str]) -> int:
     for i, item in enumerate(a, start=1):
         current = [i]
         for j, other in enumerate(b, start=1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (item != other)))
+            substitute = previous[j - 1] + (item != other)
+            current.append(min(previous[j] + 1, current[j - 1] + 1, substitute))
         previous = current
     return previous[-1]
 

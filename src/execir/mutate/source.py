@@ -76,7 +76,9 @@ class SourceText:
         readline = io.StringIO(self.text).readline
         try:
             return tuple(
-                Token(tok.type, tok.string, self.char_offset(*tok.start), self.char_offset(*tok.end))
+                Token(
+                    tok.type, tok.string, self.char_offset(*tok.start), self.char_offset(*tok.end)
+                )
                 for tok in tokenize.generate_tokens(readline)
                 if tok.type not in _SKIPPED_TOKENS
             )

@@ -65,19 +65,19 @@ def leaderboard_markdown(results: dict[str, Any]) -> str:
 def _comparisons(results: dict[str, Any]) -> str:
     rows = []
     for c in results["comparisons"]:
-        diff = c.get("diff", {})
         rows.append(
             [
                 f"{c['a']} vs {c['b']}",
-                f"{diff.get('mean', 0):+.3f} [{diff.get('ci_low', 0):+.3f}, {diff.get('ci_high', 0):+.3f}]",
-                f"{c['wtl']['win']}/{c['wtl']['tie']}/{c['wtl']['loss']}",
-                pvalue(c["mcnemar"]["p_value"]),
+                f"{c['mean_diff']:+.3f} [{c['ci_low']:+.3f}, {c['ci_high']:+.3f}]",
+                f"{c['win']}/{c['tie']}/{c['loss']}",
+                f"{c['b10']}/{c['b01']}",
+                pvalue(c["p_value"]),
                 pvalue(c["p_holm"]),
             ]
         )
     if not rows:
         return "Only one system was evaluated."
-    return markdown_table(["pair", "Δ exec@1 [95% CI]", "win/tie/loss", "McNemar p", "Holm p"], rows)
+    return markdown_table(["pair (a vs b)", "Δ exec@1 a-b [95% CI]", "win/tie/loss", "discordant a-only/b-only", "exact McNemar p", "Holm p"], rows)
 
 
 def _gap_table(results: dict[str, Any]) -> str:

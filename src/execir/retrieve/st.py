@@ -3,8 +3,9 @@
 The identity is resolved *without loading the model*, so a fully cached run never loads it:
 
 * a local directory is identified by a content hash of its files (relative path, size and the
-  sha256 of the bytes; files over 64 MiB contribute their first and last MiB only, to keep big
-  checkpoints cheap to fingerprint);
+  sha256 of the bytes; files over 256 MiB contribute 64 evenly spaced 1 MiB blocks, first and
+  last included, so multi-GB checkpoints fingerprint in well under a second while any fine-tune,
+  which changes nearly every tensor, still changes the hash);
 * a hub id is pinned to a commit sha: a 40-hex ``revision`` is used as is, otherwise the hub is
   asked (``HfApi.model_info``), falling back to the local hub cache's ``refs/<revision>`` when
   offline. The model is then loaded at that exact commit.
@@ -31,8 +32,9 @@ from execir.retrieve.cache import KeyFields
 from execir.retrieve.prompts import ModelProfile, Role, profile_for
 
 INSTALL_HINT = "pip install 'execir[dense]'"
-_BIG_FILE = 64 << 20
-_EDGE = 1 << 20
+_BIG_FILE = 256 << 20
+_BLOCK = 1 << 20
+_BLOCKS = 64
 
 
 def safe_name(text: str) -> str:
@@ -50,9 +52,9 @@ def directory_fingerprint(path: Path) -> str:
             if size <= _BIG_FILE:
                 digest.update(hashlib.sha256(fh.read()).digest())
             else:
-                head = fh.read(_EDGE)
-                fh.seek(size - _EDGE)
-                digest.update(hashlib.sha256(head + fh.read(_EDGE)).digest())
+                for i in range(_BLOCKS):
+                    fh.seek((size - _BLOCK) * i // (_BLOCKS - 1))
+                    digest.update(hashlib.sha256(fh.read(_BLOCK)).digest())
     return "sha256:" + digest.hexdigest()
 
 
@@ -61,11 +63,10 @@ def resolve_hub_revision(model_id: str, revision: str | None) -> str:
     if revision and re.fullmatch(r"[0-9a-f]{40}", revision):
         return revision
     try:
-        import httpx
-        from huggingface_hub import HfApi, constants
-        from huggingface_hub.errors import HfHubHTTPError
+        from huggingface_hub import HfApi, constants, errors
     except ImportError as exc:
         raise MissingDependencyError(f"loading hub models needs huggingface_hub: {INSTALL_HINT}") from exc
+    transport_error = getattr(errors, "HTTPError", errors.HfHubHTTPError)  # the HTTP client's base
     ref = Path(constants.HF_HUB_CACHE) / f"models--{model_id.replace('/', '--')}" / "refs"
     ref = ref / (revision or "main")
     cached = ref.read_text().strip() if ref.is_file() else None
@@ -76,7 +77,7 @@ def resolve_hub_revision(model_id: str, revision: str | None) -> str:
             sha = HfApi().model_info(model_id, revision=revision).sha
             if sha:
                 return sha
-        except (OSError, HfHubHTTPError, httpx.HTTPError) as exc:
+        except (OSError, errors.HfHubHTTPError, transport_error) as exc:
             if cached:
                 return cached
             raise ExecIRError(f"cannot resolve hub model '{model_id}': {exc}") from exc

@@ -54,7 +54,9 @@ _ALL: tuple[Operator, ...] = (
     unary_minus_remove,
 )
 
-OPERATORS: dict[str, Operator] = {op.__name__: op for op in sorted(_ALL, key=lambda op: op.__name__)}
+OPERATORS: dict[str, Operator] = {
+    op.__name__: op for op in sorted(_ALL, key=lambda op: op.__name__)
+}
 """Stable operator name -> operator, in name order."""
 
 __all__ = ["OPERATORS", "Operator"]

@@ -9,7 +9,10 @@ from execir.mutate.edits import SpanEdit
 from execir.mutate.operators.base import nodes_of, operator_span, prefix_token_span, swaps_at
 from execir.mutate.source import SourceText
 
-ARITH: dict[type[ast.operator], tuple[str, tuple[str, ...]]] = {
+SwapTable = dict[type[ast.operator], tuple[str, tuple[str, ...]]]
+"""Operator type -> (its symbol, replacement symbols)."""
+
+ARITH: SwapTable = {
     ast.Add: ("+", ("-",)),
     ast.Sub: ("-", ("+",)),
     ast.Mult: ("*", ("/", "//")),
@@ -18,9 +21,8 @@ ARITH: dict[type[ast.operator], tuple[str, tuple[str, ...]]] = {
     ast.Mod: ("%", ("//",)),
     ast.Pow: ("**", ("*",)),
 }
-"""Operator type -> (its symbol, replacement symbols)."""
 
-BITWISE: dict[type[ast.operator], tuple[str, tuple[str, ...]]] = {
+BITWISE: SwapTable = {
     ast.BitAnd: ("&", ("|",)),
     ast.BitOr: ("|", ("&",)),
     ast.BitXor: ("^", ("|",)),
@@ -36,7 +38,7 @@ def _is_text(node: ast.AST) -> bool:
 
 
 def _binop_swaps(
-    tree: ast.Module, source: SourceText, table: dict[type[ast.operator], tuple[str, tuple[str, ...]]]
+    tree: ast.Module, source: SourceText, table: SwapTable
 ) -> Iterator[SpanEdit]:
     for node in nodes_of(tree, ast.BinOp):
         entry = table.get(type(node.op))
@@ -47,7 +49,10 @@ def _binop_swaps(
 
 
 def arith_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
-    """Swap one arithmetic operator: ``+``<->``-``, ``*``->``/ //``, ``//``<->``/``, ``%``->``//``, ``**``->``*``."""
+    """Swap one arithmetic operator (``+``<->``-``, ``*``->``/ //``, ``//``<->``/``, ...).
+
+    See :data:`ARITH` for the full table.
+    """
     return _binop_swaps(tree, source, ARITH)
 
 

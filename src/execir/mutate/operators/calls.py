@@ -43,7 +43,9 @@ def arg_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
                 yield SpanEdit(start, end, second + middle + first)
 
 
-def _builtin_swap(tree: ast.Module, source: SourceText, names: tuple[str, str]) -> Iterator[SpanEdit]:
+def _builtin_swap(
+    tree: ast.Module, source: SourceText, names: tuple[str, str]
+) -> Iterator[SpanEdit]:
     for call in nodes_of(tree, ast.Call):
         if isinstance(call.func, ast.Name) and call.func.id in names:
             start, end = source.node_span(call.func)
@@ -61,7 +63,7 @@ def any_all_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
 
 
 def method_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
-    """Swap one called method for its mirror (``lower``<->``upper``, ``startswith``<->``endswith``, ...)."""
+    """Swap one called method for its mirror (``lower``<->``upper``; see METHOD_ANTONYMS)."""
     for call in nodes_of(tree, ast.Call):
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr in METHOD_ANTONYMS:

@@ -6,7 +6,13 @@ import ast
 from collections.abc import Iterator
 
 from execir.mutate.edits import SpanEdit
-from execir.mutate.operators.base import code_nodes, nodes_of, operator_span, prefix_token_span, swaps_at
+from execir.mutate.operators.base import (
+    code_nodes,
+    nodes_of,
+    operator_span,
+    prefix_token_span,
+    swaps_at,
+)
 from execir.mutate.source import SourceText
 
 COMPARE_SWAP: dict[type[ast.cmpop], tuple[str, str]] = {
@@ -45,7 +51,10 @@ def _compare_edits(
 
 
 def compare_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
-    """Swap one comparison: ``<``<->``<=``, ``>``<->``>=``, ``==``<->``!=``, ``in``<->``not in``, ``is``<->``is not``."""
+    """Swap one comparison at its boundary or negation (``<``<->``<=``, ``in``<->``not in``, ...).
+
+    See :data:`COMPARE_SWAP` for the full table.
+    """
     return _compare_edits(tree, source, COMPARE_SWAP)
 
 

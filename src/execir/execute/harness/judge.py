@@ -1,0 +1,170 @@
+"""Judge server: runs the task's tests against a proxy of the candidate (stdlib only).
+
+Runs on the host side as its own unprivileged uid and never loads candidate code. For each job it
+forks a child that: waits for the candidate's ``ready``; execs the reference program (the
+canonical, for helpers such as ``encode_cyclic``) and the test code with the entry point bound to a
+:class:`Proxy`; and reports per-test outcomes on the result socket. Each proxy call sends the
+exact-type-encoded arguments over the channel and decodes the reply into plain builtins, so the
+assertions evaluate here on values no candidate object can impersonate.
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+import signal
+import socket
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import codec  # noqa: E402
+import frames  # noqa: E402
+
+
+class ProtocolViolation(BaseException):
+    """The candidate broke the channel protocol (EOF, malformed frame, unencodable value).
+
+    A BaseException so that ``except Exception`` in test code cannot swallow it.
+    """
+
+
+class CandidateRaised(Exception):
+    """The candidate raised an exception that is not a builtin Exception type."""
+
+
+def _exception_type(name: object) -> type[BaseException]:
+    found = getattr(builtins, name, None) if isinstance(name, str) else None
+    if isinstance(found, type) and issubclass(found, Exception):
+        return found
+    return CandidateRaised
+
+
+class Proxy:
+    """Stands in for the candidate's entry point inside the judge."""
+
+    def __init__(self, chan: socket.socket) -> None:
+        self.chan = chan
+        self.calls = 0
+        self.violation: str | None = None
+
+    def __call__(self, *args: object, **kwargs: object) -> object:
+        if self.violation:
+            raise ProtocolViolation(self.violation)
+        self.calls += 1
+        try:
+            frames.send(self.chan, {"op": "call", "a": codec.encode(list(args)), "k": codec.encode(kwargs)})
+            frame = frames.recv(self.chan)
+            if frame is None:
+                raise ProtocolViolation("candidate closed the channel")
+            reply = frame[0]
+            if type(reply) is not dict:
+                raise ProtocolViolation("malformed reply")
+            if reply.get("op") == "ret":
+                return codec.decode(reply.get("v"))
+            if reply.get("op") == "exc":
+                raise _exception_type(reply.get("type"))(str(reply.get("msg", ""))[:200])
+            raise ProtocolViolation("unexpected reply")
+        except (OSError, frames.FrameError, codec.CodecError, RecursionError, MemoryError) as exc:
+            self.violation = f"{type(exc).__name__}: {exc}"[:300]
+            raise ProtocolViolation(self.violation) from None
+        except ProtocolViolation as exc:
+            self.violation = str(exc)
+            raise
+
+
+def _outcome(thunk) -> tuple[bool, str]:  # type: ignore[no-untyped-def]
+    try:
+        thunk()
+        return True, ""
+    except BaseException as exc:  # noqa: BLE001 - any exception fails the test
+        return False, f"{type(exc).__name__}: {exc}"[:300]
+
+
+def evaluate(msg: dict, chan: socket.socket) -> dict:
+    """Run one job's tests; returns the report sent to the host."""
+    first = frames.recv(chan)
+    if first is None:
+        return {"ready": False, "violation": "candidate exited before loading"}
+    hello = first[0]
+    if type(hello) is not dict or hello.get("op") not in ("ready", "load_error"):
+        return {"ready": False, "violation": "malformed hello"}
+    if hello["op"] == "load_error":
+        return {"ready": False, "load_error": str(hello.get("reason", ""))[:500]}
+    proxy = Proxy(chan)
+    namespace: dict = {"__name__": "__judge__"}
+    entry = msg["entry_point"]
+    try:
+        if msg.get("reference"):
+            exec(compile(msg["reference"], "<reference>", "exec"), namespace)
+        namespace[entry] = proxy
+        exec(compile(msg["code"], "<tests>", "exec"), namespace)
+    except BaseException as exc:  # noqa: BLE001 - the task's own code is broken
+        return {"ready": True, "judge_error": f"{type(exc).__name__}: {exc}"[:500]}
+    namespace[entry] = proxy
+    if msg["kind"] == "check":
+        outcomes = [_outcome(lambda: namespace["check"](proxy))]
+    else:
+        outcomes = [_outcome(lambda a=a: exec(compile(a, "<assert>", "exec"), namespace)) for a in msg["asserts"]]
+    failures = [why for ok, why in outcomes if not ok]
+    try:
+        frames.send(chan, {"op": "bye"})
+    except OSError:
+        pass
+    return {
+        "ready": True,
+        "per_test": [ok for ok, _ in outcomes],
+        "calls": proxy.calls,
+        "violation": proxy.violation,
+        "first_failure": failures[0] if failures else "",
+    }
+
+
+def job_child(msg: dict, chan: socket.socket, result: socket.socket) -> None:
+    try:
+        report = evaluate(msg, chan)
+    except BaseException as exc:  # noqa: BLE001
+        report = {"ready": False, "judge_error": f"{type(exc).__name__}: {exc}"[:500]}
+    try:
+        frames.send(result, report)
+    finally:
+        os._exit(0)
+
+
+def main() -> None:
+    ctrl = socket.socket(fileno=int(sys.argv[1]))
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    frames.send(ctrl, {"op": "hello", "pid": os.getpid(), "python": sys.version.split()[0]})
+    current = 0
+    while True:
+        frame = frames.recv(ctrl, max_fds=2)
+        if frame is None:
+            return
+        msg, fds = frame
+        _reap()
+        if msg.get("op") == "abort" and current:
+            try:
+                os.kill(current, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        elif msg.get("op") == "judge":
+            current = os.fork()
+            if current == 0:
+                ctrl.close()
+                job_child(msg, socket.socket(fileno=fds[0]), socket.socket(fileno=fds[1]))
+            for fd in fds:
+                os.close(fd)
+
+
+def _reap() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+"""Sandbox server: one per worker slot, started before anything heavy (stdlib only).
+
+Runs as the slot's unprivileged uid, as PID 1 of the sandbox's pid namespace under bubblewrap (so
+candidates cannot signal it). Protocol on the control socket (fd given as argv[1]):
+
+* first frame: ``{"work_root", "bpf" (hex or ""), "sweep": "pidns"|"uid"|"pgrp", "wipe": [dirs]}``;
+  answered by ``{"op": "hello", ...}``;
+* ``{"op": "run", "mode": "call"|"main", ...}`` with fds ``[chan, out_w(, err_w)]``: fork one child
+  (see ``driver``), answer ``{"op": "started"}``, then exactly one ``{"op": "exit", ...}`` after the
+  child is reaped, every leftover process is killed and the work root is wiped;
+* ``{"op": "kill"}`` while a run is active: SIGKILL the child now.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import signal
+import socket
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import driver  # noqa: E402
+import frames  # noqa: E402
+
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def sweep(mode: str, child: int) -> int:
+    """Kill every process the candidate may have left; returns kill rounds that found something."""
+    rounds = 0
+    if mode == "pgrp":
+        try:
+            os.killpg(child, signal.SIGKILL)
+        except OSError:
+            pass
+        _reap_all(block=False)
+        return 0
+    for _ in range(50):
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except ProcessLookupError:
+            break
+        rounds += 1
+        if not _reap_all(block=True):
+            time.sleep(0.001)
+    return rounds
+
+
+def _reap_all(block: bool) -> int:
+    reaped = 0
+    while True:
+        try:
+            pid, _status = os.waitpid(-1, 0 if block else os.WNOHANG)
+        except ChildProcessError:
+            return reaped
+        if pid == 0:
+            return reaped
+        reaped += 1
+
+
+def wipe(dirs: list[str]) -> None:
+    """Empty each directory without following symlinks (rmtree's fd-based walk)."""
+    for root in dirs:
+        try:
+            entries = list(os.scandir(root))
+        except OSError:
+            continue
+        for entry in entries:
+            path = entry.path
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(path, onerror=_force)
+            else:
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+
+
+def _force(func, path, _exc) -> None:  # type: ignore[no-untyped-def]
+    """rmtree error hook: make the parent writable/searchable and retry once."""
+    try:
+        os.chmod(os.path.dirname(path), 0o700)
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.chmod(path, 0o700)
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            func(path)
+    except OSError:
+        pass
+
+
+def run_one(ctrl: socket.socket, msg: dict, fds: list[int], config: dict, seccomp) -> None:
+    workdir = os.path.join(config["work_root"], "w")
+    os.mkdir(workdir, 0o700)
+    pid = os.fork()
+    if pid == 0:
+        ctrl.close()
+        driver.child_main(msg, fds, workdir, seccomp)
+    for fd in fds:
+        os.close(fd)
+    frames.send(ctrl, {"op": "started"})
+    pidfd = os.pidfd_open(pid)
+    killed = False
+    while True:
+        ready, _, _ = select.select([ctrl, pidfd], [], [])
+        if pidfd in ready:
+            break
+        frame = frames.recv(ctrl)
+        if frame is None or frame[0].get("op") == "kill":
+            os.kill(pid, signal.SIGKILL)
+            killed = True
+            if frame is None:
+                break
+    _, status, usage = os.wait4(pid, 0)
+    os.close(pidfd)
+    rounds = sweep(config["sweep"], pid)
+    wipe([config["work_root"], *config["wipe"]])
+    frames.send(ctrl, {
+        "op": "exit",
+        "code": os.waitstatus_to_exitcode(status),
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "maxrss_kb": usage.ru_maxrss,
+        "killed": killed,
+        "sweep_rounds": rounds,
+    })
+
+
+def main() -> None:
+    ctrl = socket.socket(fileno=int(sys.argv[1]))
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    first = frames.recv(ctrl)
+    if first is None:
+        return
+    config = first[0]
+    if config["sweep"] != "pidns":  # adopt orphans so they can be reaped after the sweep
+        import ctypes
+
+        ctypes.CDLL(None).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    seccomp = driver.Seccomp(bytes.fromhex(config["bpf"])) if config["bpf"] else None
+    os.makedirs(config["work_root"], mode=0o700, exist_ok=True)
+    wipe([config["work_root"], *config["wipe"]])
+    frames.send(ctrl, {"op": "hello", "pid": os.getpid(), "uid": os.getuid(), "python": sys.version.split()[0]})
+    while True:
+        frame = frames.recv(ctrl, max_fds=4)
+        if frame is None or frame[0].get("op") == "quit":
+            return
+        msg, fds = frame
+        if msg.get("op") == "run":
+            run_one(ctrl, msg, fds, config, seccomp)
+
+
+if __name__ == "__main__":
+    main()

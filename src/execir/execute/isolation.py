@@ -1,0 +1,144 @@
+"""Isolation levels and the command lines that start a worker slot's sandbox server and judge.
+
+Strongest first (``auto`` takes the first that starts):
+
+* ``bwrap``: bubblewrap with every namespace unshared (no network, own pid namespace with the
+  server as PID 1, no further user namespaces), a fresh root with read-only ``/usr``, tmpfs
+  ``/tmp``, cleared environment; started as the slot's own unprivileged uid.
+* ``unshare``: util-linux ``unshare`` (pid, net, ipc, uts, mount namespaces, tmpfs over /tmp,
+  /var/tmp and /dev/shm), then ``setpriv`` to the slot uid.
+* ``uid``: no namespaces; the slot uid, rlimits, seccomp and cgroups only.
+* ``rlimits``: the oracle's own uid with rlimits (and seccomp/cgroups when asked): the weakest.
+
+In every level the candidate runs in a child of the trusted server with rlimits, setsid and (when
+available) the seccomp filter; the slot's cgroup bounds pids and memory and measures tree CPU.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from execir.errors import ExecIRError
+
+LEVELS = ("bwrap", "unshare", "uid", "rlimits")
+HARNESS = Path(__file__).parent / "harness"
+SANDBOX_FILES = ("server.py", "driver.py", "codec.py", "frames.py")
+ENV = {"PYTHONHASHSEED": "0", "TZ": "UTC", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
+PY_FLAGS = ("-S", "-s", "-P", "-B")
+"""No site, no user site, no unsafe sys.path entry, no .pyc. Not -I/-E: they ignore PYTHONHASHSEED."""
+
+
+class IsolationError(ExecIRError):
+    """The requested isolation level cannot be provided here."""
+
+
+@dataclass(frozen=True)
+class Interpreter:
+    """The interpreter candidates and the judge run under."""
+
+    path: str
+    prefix: str
+    version: str
+
+
+def is_root() -> bool:
+    return os.geteuid() == 0
+
+
+def world_accessible(path: Path) -> bool:
+    """True when a non-owner, non-root user can reach and execute/read ``path``."""
+    path = path.resolve()
+    for parent in path.parents:
+        if not os.stat(parent).st_mode & stat.S_IXOTH:
+            return False
+    return bool(os.stat(path).st_mode & (stat.S_IROTH | stat.S_IXOTH))
+
+
+def find_interpreter(need_world_access: bool) -> Interpreter:
+    """``sys.executable``'s base interpreter, or the same version elsewhere when unreachable."""
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    candidates = [getattr(sys, "_base_executable", sys.executable), sys.executable, f"/usr/bin/python{version}", f"/usr/local/bin/python{version}"]
+    for candidate in candidates:
+        path = Path(candidate)
+        if not path.exists() or (need_world_access and not world_accessible(path)):
+            continue
+        probe = subprocess.run([str(path.resolve()), "-S", "-c", "import sys;print(sys.prefix);print(sys.version.split()[0])"], capture_output=True, text=True, timeout=30)
+        prefix, found = probe.stdout.split()
+        if probe.returncode == 0 and found.startswith(version + "."):
+            return Interpreter(str(path.resolve()), prefix, found)
+    raise IsolationError(f"no Python {version} interpreter reachable by an unprivileged user")
+
+
+def available_levels() -> list[str]:
+    """Levels this machine can offer, strongest first."""
+    levels = []
+    if is_root() and shutil.which("bwrap"):
+        levels.append("bwrap")
+    if is_root() and shutil.which("unshare") and shutil.which("setpriv"):
+        levels.append("unshare")
+    if is_root():
+        levels.append("uid")
+    levels.append("rlimits")
+    return levels
+
+
+def bwrap_version() -> str:
+    exe = shutil.which("bwrap")
+    if not exe:
+        return ""
+    return subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10).stdout.strip()
+
+
+@dataclass(frozen=True)
+class ServerLaunch:
+    """How to start one slot's sandbox server."""
+
+    argv: list[str]
+    env: dict[str, str]
+    work_root: str
+    sweep: str
+    wipe: list[str]
+    pass_fds: tuple[int, ...]
+
+
+def server_launch(level: str, interp: Interpreter, ctrl_fd: int, host_dir: str, tmp_mb: int) -> tuple[ServerLaunch, list[int]]:
+    """The server's command line; also returns fds to close in the parent after spawning."""
+    py = [interp.path, *PY_FLAGS]
+    if level == "bwrap":
+        return _bwrap(py, interp, ctrl_fd, tmp_mb)
+    script = str(HARNESS / "server.py")
+    if level == "unshare":
+        inner = " && ".join(f"mount -t tmpfs -o size={tmp_mb}m,mode=1777 tmpfs {d}" for d in ("/tmp", "/var/tmp", "/dev/shm"))
+        argv = ["unshare", "--pid", "--fork", "--mount-proc", "--net", "--ipc", "--uts", "--kill-child", "--", "/bin/sh", "-c", inner + ' && exec "$@"', "sh", "setpriv", "--reuid", "{uid}", "--regid", "{uid}", "--clear-groups", "--", *py, script, str(ctrl_fd)]
+        return ServerLaunch(argv, dict(ENV, HOME="/tmp"), "/tmp/execir-work", "pidns", ["/dev/shm", "/var/tmp"], (ctrl_fd,)), []
+    sweep = "uid" if level == "uid" else "pgrp"
+    return ServerLaunch([*py, script, str(ctrl_fd)], dict(ENV, HOME=host_dir), host_dir, sweep, [], (ctrl_fd,)), []
+
+
+def _bwrap(py: list[str], interp: Interpreter, ctrl_fd: int, tmp_mb: int) -> tuple[ServerLaunch, list[int]]:
+    argv = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session", "--clearenv", "--as-pid-1"]
+    argv += ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin"]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(tmp_mb << 20), "--tmpfs", "/tmp"]
+    if not interp.prefix.startswith("/usr/"):
+        argv += ["--ro-bind", interp.prefix, interp.prefix]
+    fds = []
+    for name in SANDBOX_FILES:
+        fd = os.memfd_create(name)
+        os.write(fd, (HARNESS / name).read_bytes())
+        os.lseek(fd, 0, os.SEEK_SET)
+        fds.append(fd)
+        argv += ["--ro-bind-data", str(fd), f"/harness/{name}"]
+    for key, value in dict(ENV, HOME="/tmp").items():
+        argv += ["--setenv", key, value]
+    argv += ["--chdir", "/tmp", *py, "/harness/server.py", str(ctrl_fd)]
+    return ServerLaunch(argv, {"PATH": "/usr/bin:/bin"}, "/tmp/work", "pidns", ["/dev/shm"], (ctrl_fd, *fds)), fds
+
+
+def judge_argv(interp: Interpreter, ctrl_fd: int) -> list[str]:
+    return [interp.path, *PY_FLAGS, str(HARNESS / "judge.py"), str(ctrl_fd)]

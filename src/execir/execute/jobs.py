@@ -1,0 +1,80 @@
+"""Records of the execute stage: a job, its result, and a canonical's admission."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from execir.execute.limits import Limits
+from execir.types import TestSuite, Verdict
+
+ORACLE_VERSION = "execir-oracle/1"
+
+
+@dataclass(frozen=True)
+class Job:
+    """One candidate program to run against a task's tests.
+
+    ``program`` is the full source text of the candidate module. ``reference`` is the canonical
+    program; the judge execs it (never the candidate) for helpers the tests call.
+    """
+
+    program: str
+    tests: TestSuite
+    entry_point: str
+    limits: Limits
+    reference: str = ""
+
+    def cache_key(self, isolation: str) -> str:
+        """Everything that can change the verdict, hashed."""
+        parts = {
+            "program": _sha(self.program),
+            "tests": tests_hash(self.tests),
+            "reference": _sha(self.reference),
+            "entry_point": self.entry_point,
+            "limits": self.limits.key(),
+            "oracle": ORACLE_VERSION,
+            "isolation": isolation,
+        }
+        return _sha(json.dumps(parts, sort_keys=True))
+
+
+@dataclass(frozen=True)
+class ExecResult:
+    """The verdict of one job. ``seconds`` is CPU seconds of the candidate's whole process tree."""
+
+    verdict: Verdict
+    seconds: float
+    wall_seconds: float
+    per_test: tuple[bool, ...] | None
+    detail: str
+    stderr_tail: str
+    isolation: str
+    cached: bool = False
+
+
+@dataclass(frozen=True)
+class Admission:
+    """Whether a canonical passed every repeat, and the limits derived from its CPU time."""
+
+    ok: bool
+    cpu_seconds: float
+    limits: Limits
+    reason: str
+    results: tuple[ExecResult, ...]
+
+
+def tests_hash(tests: TestSuite) -> str:
+    """Content hash of a test suite."""
+    body = {
+        "kind": tests.kind,
+        "code": tests.code,
+        "asserts": list(tests.asserts),
+        "stdio": [[c.input, c.output] for c in tests.stdio_cases],
+    }
+    return _sha(json.dumps(body, sort_keys=True))
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

@@ -1,0 +1,315 @@
+"""The execution oracle: parallel, cached, isolated PASS/FAIL labelling of candidate programs.
+
+Design (see /work/shared/SANDBOX.md): the verdict is decided outside the candidate's process. For
+``check`` and ``asserts`` suites the candidate never sees the tests: a trusted judge runs them
+with the entry point bound to a proxy that calls into the sandbox over a channel, exchanging only
+exact-type builtin values (so no ``__eq__``, int subclass, patched ``assert`` or exit trick in the
+candidate can reach the judge). ``stdio`` suites run the program as ``__main__`` and compare its
+stdout strictly on the host. See :mod:`execir.execute.isolation` for the sandbox layers.
+
+Residual risks, stated honestly:
+
+* Tests that need candidate-defined objects (classes, callables passed back and forth) cannot run
+  through the proxy; such a task's canonical fails admission with a "unsupported type" detail and
+  the task is excluded rather than judged in-process. There is no in-sandbox fallback yet.
+* The proxy passes copies: tests that check in-place mutation of an argument see the original.
+* The judge runs the task's test code and reference program (trusted inputs) as its own
+  unprivileged uid without a sandbox; a test that loops forever on a candidate's answer ends at
+  the wall backstop and is labelled TIMEOUT.
+* At the ``uid`` and ``rlimits`` levels there is no filesystem or pid namespace; at ``rlimits`` the
+  candidate shares the oracle's uid and a ``setsid`` daemon can escape the process-group sweep.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import sys
+import tempfile
+import threading
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from tqdm import tqdm
+
+from execir.errors import ExecIRError
+from execir.execute import cgroups, hostcheck, isolation
+from execir.execute.cache import VerdictCache
+from execir.execute.decide import decide_call, decide_case
+from execir.execute.jobs import ORACLE_VERSION, Admission, ExecResult, Job
+from execir.execute.limits import Limits, policy
+from execir.execute.seccomp_filter import build_bpf
+from execir.execute.slot import LauncherError, Slot, SlotSpec
+from execir.types import TestSuite, Verdict
+
+LAUNCH_ATTEMPTS = 3
+NEAR_LIMIT = 1.25
+
+
+class OracleError(ExecIRError):
+    """The oracle itself could not run (no sandbox could be started)."""
+
+
+@dataclass(frozen=True)
+class OracleConfig:
+    """How the oracle runs. ``isolation``: ``auto`` (strongest available) or a level name."""
+
+    workers: int = 2
+    cache_path: Path | None = None
+    isolation: str = "auto"
+    progress: bool = True
+    cgroups: bool = True
+    seccomp: bool = True
+    reruns: int = 1
+    """Serial re-runs of near-limit TIMEOUTs and unexplained kills; mixed outcomes become FLAKY."""
+    uid_base: int | None = None
+
+
+class Oracle:
+    """Context manager owning the worker slots, the cache and the reliability counters."""
+
+    def __init__(self, config: OracleConfig | None = None) -> None:
+        self.config = config or OracleConfig()
+        if self.config.isolation not in ("auto", *isolation.LEVELS):
+            raise ExecIRError(f"unknown isolation level {self.config.isolation!r}; choose auto or one of {', '.join(isolation.LEVELS)}")
+        if not 1 <= self.config.workers <= 8:
+            raise ExecIRError("workers must be between 1 and 8")
+        self.slots: list[Slot] = []
+        self._free: queue.Queue[Slot] = queue.Queue()
+        self._cache = VerdictCache(self.config.cache_path)
+        self._lock = threading.Lock()
+        self.stats: Counter[str] = Counter()
+        self.verdicts: Counter[str] = Counter()
+        self.flaky: list[str] = []
+        self.level = ""
+        self.layers: list[str] = []
+        self._host_dir = ""
+
+    # ---- lifecycle -------------------------------------------------------------------------
+    def __enter__(self) -> Oracle:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def start(self) -> None:
+        if self.slots:
+            return
+        root = isolation.is_root()
+        levels = isolation.available_levels() if self.config.isolation == "auto" else [self.config.isolation]
+        self.interpreter = isolation.find_interpreter(need_world_access=root)
+        self.bpf = build_bpf() if self.config.seccomp else None
+        use_cg = self.config.cgroups and cgroups.version() is not None
+        base = self.config.uid_base or 200000 + (os.getpid() % 20000) * 16
+        self._host_dir = tempfile.mkdtemp(prefix="execir-")
+        os.chmod(self._host_dir, 0o711)
+        errors = []
+        for level in levels:
+            try:
+                self._start_slots(level, root, use_cg, base)
+                break
+            except (LauncherError, OSError) as exc:
+                errors.append(f"{level}: {exc}")
+                self._close_slots()
+        else:
+            raise OracleError("no isolation level could be started: " + "; ".join(errors))
+        self.level = level
+        uid = level in ("bwrap", "unshare", "uid")
+        self.layers = [level] + (["uid"] if uid and level != "uid" else []) + (["cgroup"] if use_cg else []) + (["seccomp"] if self.bpf else []) + ["rlimits"]
+        if level == "rlimits":
+            self.layers = self.layers[1:]
+
+    def _start_slots(self, level: str, root: bool, use_cg: bool, base: int) -> None:
+        drop = root and level != "rlimits"
+        self.uids = [base + i for i in range(self.config.workers)] if drop else []
+        for i in range(self.config.workers):
+            host_dir = os.path.join(self._host_dir, f"s{i}")
+            os.makedirs(host_dir, exist_ok=True)
+            os.chmod(host_dir, 0o700)
+            if drop:
+                os.chown(host_dir, base + i, base + i)
+            spec = SlotSpec(i, level, self.interpreter, base + i if drop else None, base + 8 + i if root else None, host_dir, self.bpf, f"{os.getpid()}-{base}-s{i}" if use_cg else None)
+            slot = Slot(spec)
+            self.slots.append(slot)
+            self._free.put(slot)
+
+    def _close_slots(self) -> None:
+        for slot in self.slots:
+            slot.close()
+        self.slots = []
+        self._free = queue.Queue()
+
+    def close(self) -> None:
+        """Stop every slot, remove cgroups and work dirs, close the cache."""
+        self._close_slots()
+        if self._host_dir:
+            shutil.rmtree(self._host_dir, ignore_errors=True)
+            self._host_dir = ""
+        self._cache.close()
+
+    @property
+    def isolation(self) -> str:
+        return "+".join(self.layers)
+
+    # ---- running ---------------------------------------------------------------------------
+    def run(self, jobs: Sequence[Job], desc: str = "exec") -> list[ExecResult]:
+        """Verdicts for ``jobs`` in order: cached ones first, the rest in parallel over the slots."""
+        self.start()
+        keys = [job.cache_key(self.isolation) for job in jobs]
+        return self._run_keyed(list(jobs), keys, desc)
+
+    def _run_keyed(self, jobs: list[Job], keys: list[str], desc: str) -> list[ExecResult]:
+        results: dict[str, ExecResult] = {}
+        todo: dict[str, Job] = {}
+        for job, key in zip(jobs, keys):
+            if key in results or key in todo:
+                continue
+            cached = self._cache.get(key)
+            if cached is not None:
+                results[key] = cached
+                self._count(cached)
+            else:
+                todo[key] = job
+        confirm: list[tuple[str, ExecResult, bool]] = []
+        show = self.config.progress and sys.stderr.isatty()
+        with tqdm(total=len(todo), desc=desc, disable=not show, leave=False) as bar, ThreadPoolExecutor(len(self.slots)) as pool:
+            futures = {pool.submit(self._execute, job): key for key, job in todo.items()}
+            for future in as_completed(futures):
+                key = futures[future]
+                result, suspect = future.result()
+                bar.update(1)
+                if suspect and self.config.reruns:
+                    confirm.append((key, result, suspect))
+                else:
+                    self._finish(key, result, results)
+        for key, first, _ in confirm:
+            self._finish(key, self._confirm(todo[key], first), results)
+        return [results[key] for key in keys]
+
+    def _finish(self, key: str, result: ExecResult, results: dict[str, ExecResult]) -> None:
+        results[key] = result
+        self._cache.put(key, result)
+        self._count(result)
+
+    def _count(self, result: ExecResult) -> None:
+        with self._lock:
+            self.stats["cached" if result.cached else "executed"] += 1
+            self.verdicts[result.verdict.value] += 1
+
+    def _confirm(self, job: Job, first: ExecResult) -> ExecResult:
+        """Re-run serially; any disagreement makes the result FLAKY."""
+        seen = [first]
+        for _ in range(self.config.reruns):
+            again, _suspect = self._execute(job)
+            seen.append(again)
+            with self._lock:
+                self.stats["reruns"] += 1
+        if len({r.verdict for r in seen}) == 1:
+            return seen[-1]
+        with self._lock:
+            self.flaky.append(f"{job.entry_point}@{job.cache_key(self.isolation)[:12]}: " + "/".join(r.verdict.value for r in seen))
+        return replace(first, verdict=Verdict.FLAKY, detail="repeated runs disagreed: " + "/".join(r.verdict.value for r in seen))
+
+    def _execute(self, job: Job) -> tuple[ExecResult, bool]:
+        slot = self._free.get()
+        try:
+            for attempt in range(LAUNCH_ATTEMPTS):
+                try:
+                    return self._execute_on(slot, job)
+                except LauncherError as exc:
+                    with self._lock:
+                        self.stats["launcher_errors"] += 1
+                    if attempt == LAUNCH_ATTEMPTS - 1:
+                        raise OracleError(f"sandbox failed {LAUNCH_ATTEMPTS} times: {exc}") from exc
+                    try:
+                        slot.restart()
+                    except LauncherError:
+                        pass
+            raise AssertionError("unreachable")
+        finally:
+            self._free.put(slot)
+
+    def _execute_on(self, slot: Slot, job: Job) -> tuple[ExecResult, bool]:
+        if job.tests.kind == "stdio":
+            return self._execute_stdio(slot, job)
+        raw = slot.run_call(job)
+        decision = decide_call(raw)
+        suspect = _suspect(raw, job.limits)
+        with self._lock:
+            self.stats["timeouts"] += decision.verdict is Verdict.TIMEOUT
+            self.stats["near_limit_timeouts"] += suspect and decision.verdict is Verdict.TIMEOUT
+        result = ExecResult(decision.verdict, round(raw.cpu, 6), round(raw.wall, 6), decision.per_test, "proxy judge: " + decision.detail, raw.stderr_tail, self.isolation)
+        return result, suspect
+
+    def _execute_stdio(self, slot: Slot, job: Job) -> tuple[ExecResult, bool]:
+        per_test: list[bool] = []
+        cpu = wall = 0.0
+        tail, detail, verdict, suspect = "", "", Verdict.PASS, False
+        cases = job.tests.stdio_cases
+        for case in cases:
+            raw = slot.run_main(job, case.input)
+            decision = decide_case(raw, case.output)
+            cpu, wall, tail = cpu + raw.cpu, wall + raw.wall, raw.stderr_tail
+            per_test.append(decision.verdict is Verdict.PASS)
+            if decision.verdict is not Verdict.PASS:
+                verdict, detail, suspect = decision.verdict, f"case {len(per_test)}: {decision.detail}", _suspect(raw, job.limits)
+                break
+        per_test += [False] * (len(cases) - len(per_test))
+        if verdict is Verdict.PASS:
+            detail = f"{len(cases)} cases passed"
+        elif len(per_test) < len(cases) or not all(per_test):
+            detail += " (later cases not run)" if per_test.count(False) > 1 else ""
+        with self._lock:
+            self.stats["timeouts"] += verdict is Verdict.TIMEOUT
+            self.stats["near_limit_timeouts"] += suspect and verdict is Verdict.TIMEOUT
+        return ExecResult(verdict, round(cpu, 6), round(wall, 6), tuple(per_test), "stdio: " + detail, tail, self.isolation), suspect
+
+    # ---- admission and reporting -----------------------------------------------------------
+    def admit_canonical(self, program: str, tests: TestSuite, entry_point: str, repeats: int = 3) -> Admission:
+        """Run the canonical ``repeats`` times under generous limits; it must PASS every time."""
+        job = Job(program, tests, entry_point, Limits.admission(), reference=program if tests.kind != "stdio" else "")
+        self.start()
+        key = job.cache_key(self.isolation)
+        results = tuple(self._run_keyed([job] * repeats, [f"{key}:admission:{i}" for i in range(repeats)], "admission"))
+        cpu = max(r.seconds for r in results)
+        failed = [r for r in results if r.verdict is not Verdict.PASS]
+        reason = f"{failed[0].verdict.value}: {failed[0].detail}" if failed else ""
+        return Admission(not failed, cpu, Limits.from_canonical(cpu), reason, results)
+
+    def reliability(self) -> dict:
+        """JSON-able figures to publish with every build."""
+        timeouts = self.stats["timeouts"]
+        skip = {self._host_dir} if self._host_dir else set()
+        uids = set(self.uids) if self.level and getattr(self, "uids", None) else set()
+        return {
+            "oracle_version": ORACLE_VERSION,
+            "isolation": self.isolation,
+            "level": self.level,
+            "workers": len(self.slots),
+            "limits_policy": policy(),
+            "runtime": {"python_host": sys.version.split()[0], "python_sandbox": getattr(self, "interpreter", None) and self.interpreter.version, "interpreter": getattr(self, "interpreter", None) and self.interpreter.path, "bwrap": isolation.bwrap_version()},
+            "runs_executed": self.stats["executed"],
+            "runs_cached": self.stats["cached"],
+            "reruns": self.stats["reruns"],
+            "verdicts": dict(sorted(self.verdicts.items())),
+            "flaky": list(self.flaky),
+            "timeouts": timeouts,
+            "near_limit_timeout_share": round(self.stats["near_limit_timeouts"] / timeouts, 4) if timeouts else 0.0,
+            "launcher_errors": self.stats["launcher_errors"],
+            "surviving_processes": sum(s.survivors for s in self.slots),
+            "host_artefacts": len(hostcheck.artefacts(uids, skip=skip)) if uids else None,
+        }
+
+
+def _suspect(raw, limits: Limits) -> bool:  # type: ignore[no-untyped-def]
+    """Near-limit TIMEOUTs (wall-limited, or finished just over budget) and unexplained kills."""
+    if raw.timeout == "wall" and raw.cpu < limits.cpu_seconds:
+        return True
+    if raw.timeout == "cpu" and raw.result is not None and raw.cpu < NEAR_LIMIT * limits.cpu_seconds:
+        return True
+    return raw.server_lost

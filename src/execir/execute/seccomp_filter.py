@@ -1,0 +1,46 @@
+"""The seccomp policy applied to every candidate process, exported as a BPF program.
+
+Denied with EPERM: sockets of any family but AF_UNIX (no network even where no network namespace
+exists), ptrace and process_vm_readv/writev (no reading other processes), namespace and mount
+syscalls, kernel keyring, bpf, perf, userfaultfd, io_uring, module and reboot calls. ``clone3`` gets
+ENOSYS so libc falls back to ``clone``, whose namespace flags are then checkable.
+"""
+
+from __future__ import annotations
+
+import errno
+import socket
+import tempfile
+
+DENIED = (
+    "ptrace", "process_vm_readv", "process_vm_writev", "unshare", "setns", "mount", "umount2",
+    "pivot_root", "chroot", "bpf", "perf_event_open", "userfaultfd", "keyctl", "add_key",
+    "request_key", "kexec_load", "init_module", "finit_module", "delete_module", "reboot", "swapon",
+    "swapoff", "acct", "open_by_handle_at", "io_uring_setup", "io_uring_enter", "io_uring_register",
+)
+CLONE_NAMESPACES = 0x10000000 | 0x20000000 | 0x40000000 | 0x04000000 | 0x08000000 | 0x00020000 | 0x02000000
+"""CLONE_NEWUSER | NEWPID | NEWNET | NEWIPC | NEWUTS | NEWNS | NEWCGROUP."""
+
+
+def build_bpf() -> bytes | None:
+    """The BPF program, or None when pyseccomp/libseccomp is unavailable."""
+    try:
+        import pyseccomp as sc
+    except (ImportError, OSError):
+        return None
+    filt = sc.SyscallFilter(sc.ALLOW)
+    deny = sc.ERRNO(errno.EPERM)
+    filt.add_rule(deny, "socket", sc.Arg(0, sc.NE, socket.AF_UNIX))
+    for name in DENIED:
+        filt.add_rule(deny, name)
+    for flag in _bits(CLONE_NAMESPACES):
+        filt.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
+    filt.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
+    with tempfile.TemporaryFile() as handle:
+        filt.export_bpf(handle)
+        handle.seek(0)
+        return handle.read()
+
+
+def _bits(mask: int) -> list[int]:
+    return [1 << i for i in range(mask.bit_length()) if mask >> i & 1]

@@ -1,0 +1,335 @@
+"""One worker slot: a long-lived sandbox server plus a judge, used for one run at a time.
+
+The host side never executes candidate or test code. For each run it hands fresh channels to the
+server (candidate side) and the judge (tests side), then watches: the server's ``exit`` report,
+the judge's result, the output pipes (capped) and the slot cgroup's CPU counter (budget). On a
+budget or cap breach it has the server kill the child; the server sweeps every leftover process.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+from execir.execute import hostcheck, isolation
+from execir.execute.capture import Capture
+from execir.execute.cgroups import SlotCgroup
+from execir.execute.harness import frames
+from execir.execute.jobs import Job
+from execir.execute.limits import Limits
+
+CPU_TICK = 0.01
+START_TIMEOUT = 15.0
+KILL_GRACE = 5.0
+SERVER_MEMORY_MB = 256
+
+
+class LauncherError(RuntimeError):
+    """The sandbox could not be started or lost before the candidate ran: retry, never FAIL."""
+
+
+@dataclass(frozen=True)
+class SlotSpec:
+    """Everything a slot needs to start."""
+
+    index: int
+    level: str
+    interpreter: isolation.Interpreter
+    uid: int | None
+    judge_uid: int | None
+    host_dir: str
+    bpf: bytes | None
+    cgroup_name: str | None
+
+
+@dataclass
+class Raw:
+    """What one run left behind, before any decision."""
+
+    started: bool = False
+    exit_code: int | None = None
+    cpu: float = 0.0
+    wall: float = 0.0
+    timeout: str = ""
+    capped: bool = False
+    memory_killed: bool = False
+    server_lost: bool = False
+    result: dict | None = None
+    stdout: bytes = b""
+    stderr_tail: str = ""
+    survivors: int = 0
+    extra: dict = field(default_factory=dict)
+
+
+class Slot:
+    """A started server + judge pair bound to one uid and one cgroup."""
+
+    def __init__(self, spec: SlotSpec) -> None:
+        self.spec = spec
+        self.cgroup = SlotCgroup(spec.cgroup_name) if spec.cgroup_name else None
+        self.server: subprocess.Popen | None = None
+        self.judge: subprocess.Popen | None = None
+        self.baseline: set[int] = set()
+        self.python = ""
+        self.survivors = 0
+        self._log = tempfile.TemporaryFile()
+        self.start()
+
+    # ---- lifecycle -------------------------------------------------------------------------
+    def start(self) -> None:
+        spec = self.spec
+        self.ctrl, remote = socket.socketpair()
+        launch, extra_fds = isolation.server_launch(spec.level, spec.interpreter, remote.fileno(), spec.host_dir, 256)
+        argv = [a.replace("{uid}", str(spec.uid)) for a in launch.argv]
+        drop = spec.uid if spec.level in ("bwrap", "uid") else None
+        procs = [str(d / "cgroup.procs") for d in set(self.cgroup.dirs.values())] if self.cgroup else []
+        try:
+            self.server = subprocess.Popen(argv, pass_fds=launch.pass_fds, env=launch.env, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log, preexec_fn=_preexec(procs, drop), start_new_session=True)
+        except OSError as exc:
+            raise LauncherError(f"cannot start the sandbox: {exc}") from exc
+        finally:
+            remote.close()
+            for fd in extra_fds:
+                os.close(fd)
+        frames.send(self.ctrl, {"work_root": launch.work_root, "bpf": (spec.bpf or b"").hex(), "sweep": launch.sweep, "wipe": launch.wipe})
+        hello = self._expect(self.ctrl, START_TIMEOUT)
+        if hello is None or hello.get("op") != "hello":
+            raise LauncherError(f"sandbox server did not start: {self._log_tail()}")
+        self.python = str(hello.get("python", ""))
+        self.baseline = self._members()
+        self._start_judge()
+
+    def _start_judge(self) -> None:
+        self.jctrl, remote = socket.socketpair()
+        uid = self.spec.judge_uid
+        kwargs = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
+        self.judge = subprocess.Popen(isolation.judge_argv(self.spec.interpreter, remote.fileno()), pass_fds=(remote.fileno(),), env=dict(isolation.ENV, HOME="/"), cwd="/", stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log, start_new_session=True, **kwargs)
+        remote.close()
+        hello = self._expect(self.jctrl, START_TIMEOUT)
+        if hello is None or hello.get("op") != "hello":
+            raise LauncherError(f"judge did not start: {self._log_tail()}")
+
+    def stop(self) -> None:
+        """Kill the server, judge and anything left in the cgroup."""
+        for proc, sock in ((self.server, getattr(self, "ctrl", None)), (self.judge, getattr(self, "jctrl", None))):
+            if sock is not None:
+                sock.close()
+            if proc is not None and proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    proc.kill()
+                proc.wait()
+        if self.cgroup:
+            self.cgroup.kill_except(set())
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def close(self) -> None:
+        self.stop()
+        if self.cgroup:
+            self.cgroup.remove()
+        self._log.close()
+
+    def _log_tail(self) -> str:
+        self._log.seek(0)
+        return self._log.read()[-800:].decode("utf-8", "replace")
+
+    @staticmethod
+    def _expect(sock: socket.socket, timeout: float) -> dict | None:
+        ready, _, _ = select.select([sock], [], [], timeout)
+        if not ready:
+            return None
+        try:
+            frame = frames.recv(sock)
+        except (OSError, frames.FrameError):
+            return None
+        return frame[0] if frame and isinstance(frame[0], dict) else None
+
+    # ---- one run ---------------------------------------------------------------------------
+    def run_call(self, job: Job) -> Raw:
+        """A check/asserts job: candidate in the sandbox, tests in the judge."""
+        chan_j, chan_c = socket.socketpair()
+        res_host, res_j = socket.socketpair()
+        out_r, out_w = os.pipe()
+        tests = job.tests
+        frames.send(self.jctrl, {"op": "judge", "kind": tests.kind, "code": tests.code, "asserts": list(tests.asserts), "reference": job.reference, "entry_point": job.entry_point}, [chan_j.fileno(), res_j.fileno()])
+        chan_j.close()
+        res_j.close()
+        captures = [Capture(out_r, job.limits.output_kb << 10, "tail")]
+        raw = self._run(job.limits, {"mode": "call", "program": job.program, "entry_point": job.entry_point}, [chan_c, out_w], res_host, captures)
+        raw.stderr_tail = captures[0].tail()
+        return raw
+
+    def run_main(self, job: Job, stdin: str) -> Raw:
+        """One stdio case: the program as ``__main__``; the host reads stdout itself."""
+        chan_h, chan_c = socket.socketpair()
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        cap = job.limits.output_kb << 10
+        captures = [Capture(out_r, cap, "head"), Capture(err_r, cap, "tail")]
+        raw = self._run(job.limits, {"mode": "main", "program": job.program, "entry_point": job.entry_point, "stdin": stdin}, [chan_c, out_w, err_w], chan_h, captures)
+        raw.stdout = bytes(captures[0].data)
+        raw.stderr_tail = captures[1].tail()
+        return raw
+
+    def _run(self, limits: Limits, msg: dict, child_fds: list, result_sock: socket.socket, captures: list[Capture]) -> Raw:
+        raw = Raw()
+        if self.cgroup:
+            self.cgroup.set_limits(limits.memory_mb + SERVER_MEMORY_MB, limits.nproc + 8)
+            cpu0, mem0 = self.cgroup.cpu_seconds(), self.cgroup.memory_failures()
+        msg = dict(msg, op="run", limits=limits.wire())
+        started = time.monotonic()
+        try:
+            frames.send(self.ctrl, msg, [s if isinstance(s, int) else s.fileno() for s in child_fds])
+        except OSError as exc:
+            raise LauncherError(f"sandbox server unreachable: {exc}") from exc
+        finally:
+            for s in child_fds:
+                os.close(s) if isinstance(s, int) else s.close()
+        try:
+            ack = self._expect(self.ctrl, START_TIMEOUT)
+            if ack is None or ack.get("op") != "started":
+                raise LauncherError(f"sandbox server did not start the run: {self._log_tail()}")
+            raw.started = True
+            exit_msg = self._watch(raw, limits, started, result_sock, captures, cpu0 if self.cgroup else 0.0)
+            raw.wall = time.monotonic() - started
+            if exit_msg is None:
+                raw.server_lost = True
+            else:
+                raw.exit_code = int(exit_msg.get("code", -1))
+                raw.cpu = float(exit_msg.get("cpu", 0.0))
+                raw.extra = exit_msg
+            if self.cgroup:
+                raw.cpu = self.cgroup.cpu_seconds() - cpu0
+                raw.memory_killed = self.cgroup.memory_failures() > mem0 and raw.exit_code == -signal.SIGKILL
+            if not raw.timeout and raw.cpu > limits.cpu_seconds:
+                raw.timeout = "cpu"
+            for cap in captures:
+                cap.drain()
+            raw.capped = raw.capped or any(c.capped for c in captures)
+            self._check_survivors(raw)
+        finally:
+            result_sock.close()
+            for cap in captures:
+                cap.close()
+        if raw.server_lost:
+            self.restart()
+        return raw
+
+    def _watch(self, raw: Raw, limits: Limits, started: float, result_sock: socket.socket, captures: list[Capture], cpu0: float) -> dict | None:
+        """Wait for the server's exit report and the result; enforce budgets and the output cap."""
+        deadline = started + limits.wall_seconds
+        watched = {self.ctrl.fileno(): "ctrl", result_sock.fileno(): "result", **{c.fd: c for c in captures}}
+        exit_msg: dict | None = None
+        result_done = False
+        next_cpu = time.monotonic() + CPU_TICK
+        while exit_msg is None or not result_done:
+            now = time.monotonic()
+            if now >= deadline:
+                raw.timeout = "wall"
+                break
+            if self.cgroup and now >= next_cpu:
+                if self.cgroup.cpu_seconds() - cpu0 > limits.cpu_seconds:
+                    raw.timeout = "cpu"
+                    break
+                next_cpu = now + CPU_TICK
+            ready, _, _ = select.select(list(watched), [], [], min(CPU_TICK, deadline - now))
+            for fd in ready:
+                what = watched.get(fd)
+                if what == "ctrl":
+                    exit_msg = self._read_exit()
+                    if exit_msg is None:
+                        return None
+                    del watched[fd]
+                elif what == "result":
+                    raw.result, result_done = self._read_result(result_sock), True
+                    del watched[fd]
+                elif isinstance(what, Capture):
+                    what.read()
+                    if what.eof:
+                        del watched[fd]
+                    elif what.capped:
+                        raw.capped = True
+            if raw.capped:
+                break
+        if exit_msg is None or not result_done:
+            return self._abort(exit_msg)
+        return exit_msg
+
+    def _read_exit(self) -> dict | None:
+        try:
+            frame = frames.recv(self.ctrl)
+        except (OSError, frames.FrameError):
+            return None
+        return frame[0] if frame and isinstance(frame[0], dict) and frame[0].get("op") == "exit" else None
+
+    @staticmethod
+    def _read_result(sock: socket.socket) -> dict | None:
+        try:
+            frame = frames.recv(sock)
+        except (OSError, frames.FrameError):
+            return None
+        return frame[0] if frame and isinstance(frame[0], dict) else None
+
+    def _abort(self, exit_msg: dict | None) -> dict | None:
+        """Kill the run (candidate and judge child) and wait for the server's exit report."""
+        try:
+            frames.send(self.jctrl, {"op": "abort"})
+        except OSError:
+            pass
+        if exit_msg is not None:
+            return exit_msg
+        try:
+            frames.send(self.ctrl, {"op": "kill"})
+        except OSError:
+            return None
+        ready, _, _ = select.select([self.ctrl], [], [], KILL_GRACE)
+        return self._read_exit() if ready else None
+
+    def _members(self) -> set[int]:
+        """Pids of the slot (cgroup members, or live processes of the slot uid)."""
+        if self.cgroup:
+            return self.cgroup.procs()
+        return set(hostcheck.processes({self.spec.uid})) if self.spec.uid is not None else set()
+
+    def _check_survivors(self, raw: Raw) -> None:
+        """Count and kill anything the server's sweep left (a reliability failure, never seen)."""
+        if self.cgroup:
+            extra = self.cgroup.procs() - self.baseline
+            if extra:
+                raw.survivors = self.cgroup.kill_except(self.baseline)
+        elif self.spec.uid is not None and self.spec.level == "uid":
+            extra = set(hostcheck.processes({self.spec.uid})) - self.baseline
+            for pid in extra:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            raw.survivors = len(extra)
+        self.survivors += raw.survivors
+
+
+def _preexec(procs: list[str], uid: int | None):  # type: ignore[no-untyped-def]
+    """Runs in the forked child before exec: join the cgroups, then drop to the slot uid."""
+
+    def run() -> None:
+        pid = str(os.getpid()).encode()
+        for path in procs:
+            fd = os.open(path, os.O_WRONLY)
+            os.write(fd, pid)
+            os.close(fd)
+        if uid is not None:
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+
+    return run

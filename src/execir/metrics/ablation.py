@@ -1,0 +1,65 @@
+"""Distractor-density ablation: how scores change as each task keeps fewer of its mutants.
+
+For every task, its mutants (``kind='mutant'`` in ``docs``, ids sorted) are shuffled once with
+``numpy.random.default_rng(seed)`` (tasks visited in sorted order); level ``L`` keeps the first
+``L`` of that permutation, so the kept pools are nested (level L is a subset of level L+1). The
+other mutants are removed from the qrels and from every query's run; the remaining scores are
+reused unchanged (no re-scoring), then the run is evaluated with :func:`execir.metrics.evaluate`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from execir.metrics.corpus import DocInfo, task_pools
+from execir.metrics.evaluate import evaluate
+from execir.metrics.ties import TiePolicy
+from execir.types import Qrels, Run
+
+
+def mutant_orders(docs: Mapping[str, DocInfo], *, seed: int = 0) -> dict[str, list[str]]:
+    """task id -> its mutant ids in the seeded order that defines every level's kept pool."""
+    rng = np.random.default_rng(seed)
+    pools = task_pools(docs)
+    return {task: [pools[task]["mutant"][i] for i in rng.permutation(len(pools[task]["mutant"]))] for task in sorted(pools)}
+
+
+def kept_mutants(docs: Mapping[str, DocInfo], level: int, *, seed: int = 0) -> frozenset[str]:
+    """The mutants kept at ``level`` (at most ``level`` per task)."""
+    if level < 0:
+        raise ValueError(f"density level must be >= 0, got {level}")
+    return frozenset(m for order in mutant_orders(docs, seed=seed).values() for m in order[:level])
+
+
+def _without(mapping: Mapping[str, Mapping[str, float]], dropped: frozenset[str]) -> dict[str, dict[str, float]]:
+    return {q: {d: v for d, v in docs.items() if d not in dropped} for q, docs in mapping.items()}
+
+
+def density_ablation(
+    qrels: Qrels,
+    run: Run,
+    docs: Mapping[str, DocInfo],
+    query_task: Mapping[str, str],
+    *,
+    levels: Sequence[int] = (0, 1, 2, 3, 4),
+    seed: int = 0,
+    measures: Sequence[str] = ("exec@1", "ndcg@10"),
+    ties: TiePolicy = "pessimistic",
+) -> dict[int, dict[str, float]]:
+    """level -> measure -> mean over every ``qrels`` query, with at most ``level`` mutants per task.
+
+    ``query_task`` is validated to cover every query (the pools are corpus-wide, so it is not
+    otherwise needed). Deterministic given ``seed``.
+    """
+    missing = [q for q in qrels if q not in query_task]
+    if missing:
+        raise ValueError(f"queries without a task in query_task: {missing[:5]}")
+    all_mutants = frozenset(d for d, info in docs.items() if info.kind == "mutant")
+    out: dict[int, dict[str, float]] = {}
+    for level in levels:
+        dropped = all_mutants - kept_mutants(docs, level, seed=seed)
+        values = evaluate(_without(qrels, dropped), _without(run, dropped), measures, ties=ties)  # type: ignore[arg-type]
+        out[level] = {m: float(np.mean(list(v.values()))) if v else 0.0 for m, v in values.items()}
+    return out

@@ -1,0 +1,118 @@
+"""The evaluation pipeline on a small hand-built dataset: outputs, encodes, tie policy, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from execir.build.writer import json_bytes, jsonl_bytes, qrels_bytes, write_dataset
+from execir.errors import InputError
+from execir.evaluate.config import EvalConfig
+from execir.evaluate.dataset import load_dataset
+from execir.evaluate.outputs import write_outputs
+from execir.evaluate.pipeline import Timer, compare_systems, evaluate_systems, results_document
+from execir.types import Run
+
+DOCS = {
+    "c1": ("t1", "canonical", None, "def add(a, b):\n    return a + b\n"),
+    "m1": ("t1", "mutant", "arith_swap", "def add(a, b):\n    return a - b\n"),
+    "c2": ("t2", "canonical", None, "def largest(xs):\n    return max(xs)\n"),
+    "m2": ("t2", "mutant", "min_max_swap", "def largest(xs):\n    return min(xs)\n"),
+}
+QUERIES = {"t1": "add two numbers", "t2": "largest element of a list"}
+
+
+def make_dataset(root: Path) -> Path:
+    corpus = [
+        {"_id": d, "text": text, "metadata": {"task_id": t, "kind": kind, "operator": op}}
+        for d, (t, kind, op, text) in DOCS.items()
+    ]
+    queries = [{"_id": q, "text": text, "metadata": {"task_id": q}} for q, text in QUERIES.items()]
+    qrels = [("t1", "c1", 2), ("t1", "m1", 1), ("t2", "c2", 2), ("t2", "m2", 1)]
+    files = {"corpus.jsonl": jsonl_bytes(corpus), "queries.jsonl": jsonl_bytes(queries), "qrels/test.tsv": qrels_bytes(qrels)}
+    write_dataset(root, files, {"source": {"name": "toy"}})
+    return root
+
+
+class FixedRetriever:
+    """Returns a fixed run: the mutant of t1 ties its canonical, t2 is ranked correctly."""
+
+    def __init__(self, name: str, run: Run) -> None:
+        self.name = name
+        self._run = run
+
+    def index(self, corpus: dict[str, str]) -> None:
+        self.corpus = corpus
+
+    def search(self, queries: dict[str, str], *, top_k: int) -> Run:
+        return {q: dict(self._run.get(q, {})) for q in queries}
+
+    @property
+    def encoded_texts(self) -> int:
+        return 0
+
+    def config(self) -> dict[str, str]:
+        return {"name": self.name}
+
+
+RUNS = {
+    "tied": {"t1": {"c1": 0.9, "m1": 0.9, "c2": 0.1}, "t2": {"c2": 0.8, "m2": 0.7}},
+    "good": {"t1": {"c1": 0.9, "m1": 0.5}, "t2": {"c2": 0.8, "m2": 0.7}},
+}
+
+
+def _evaluate(tmp_path: Path, ties: str = "pessimistic") -> tuple[dict, Path]:
+    dataset = load_dataset(make_dataset(tmp_path / "ds"))
+    config = EvalConfig(dataset=tmp_path / "ds", out=tmp_path / "out", retrievers=("tied", "good"), ties=ties, bootstrap_resamples=200, progress=False)
+    timer = Timer()
+    systems = evaluate_systems(dataset, config, timer, factory=lambda spec: FixedRetriever(spec, RUNS[spec]))
+    results = results_document(dataset, config, systems, compare_systems(systems, config), timer)
+    return results, write_outputs(config.out, dataset, systems, results, config.run_depth, config.ties)
+
+
+def test_pessimistic_ties_never_credit_the_canonical(tmp_path: Path) -> None:
+    results, _ = _evaluate(tmp_path)
+    tied = results["systems"]["tied"]
+    assert tied["metrics"]["exec@1"]["mean"] == 0.5
+    assert tied["tie_rate"] == 0.5
+    assert results["systems"]["good"]["metrics"]["exec@1"]["mean"] == 1.0
+
+
+def test_outputs_written(tmp_path: Path) -> None:
+    results, report = _evaluate(tmp_path)
+    out = tmp_path / "out"
+    run_lines = (out / "runs" / "tied.trec").read_text().splitlines()
+    assert run_lines[0].split()[:4] == ["t1", "Q0", "m1", "1"]  # pessimistic: the mutant first
+    rows = [json.loads(line) for line in (out / "per_query.jsonl").read_text().splitlines()]
+    assert {(r["system"], r["query_id"]) for r in rows} == {(s, q) for s in RUNS for q in QUERIES}
+    first = next(r for r in rows if r["system"] == "tied" and r["query_id"] == "t1")
+    assert first["canonical_rank"] == 2 and first["top10"][0]["kind"] == "mutant"
+    text = report.read_text()
+    assert "## Leaderboard" in text and "```diff" in text and "-    return a + b" in text
+    saved = json.loads((out / "results.json").read_text())
+    assert saved["comparisons"][0]["a"] in RUNS and saved["tie_policy"] == "pessimistic"
+
+
+def test_trec_ties_reproduce_trec_eval_order(tmp_path: Path) -> None:
+    results, _ = _evaluate(tmp_path, ties="trec")
+    # trec_eval breaks score ties by descending doc id: "m1" > "c1", so the mutant still comes first
+    assert results["systems"]["tied"]["metrics"]["exec@1"]["mean"] == 0.5
+
+
+def test_bad_qrels_row_names_file_line_field(tmp_path: Path) -> None:
+    root = make_dataset(tmp_path / "ds")
+    (root / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nt1\tc1\t2\nt1\tnope\t1\n")
+    with pytest.raises(InputError) as info:
+        load_dataset(root)
+    assert info.value.line == 3 and info.value.field == "corpus-id"
+
+
+def test_not_a_dataset(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="not a dataset directory"):
+        load_dataset(tmp_path)
+
+
+def test_manifest_bytes_roundtrip() -> None:
+    assert json.loads(json_bytes({"b": 1, "a": [1, 2]})) == {"a": [1, 2], "b": 1}
