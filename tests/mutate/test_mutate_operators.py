@@ -62,7 +62,7 @@ CASES = [
     (
         "guard_delete",
         "def f(x):\n    if x < 0:\n        return 0\n    return x\n",
-        [(2, 4, "if x < 0:\n        return 0", "")],
+        [(2, 0, "    if x < 0:\n        return 0\n", "")],  # whole lines go: no blank line is left
     ),
     ("guard_delete", "def f(x):\n    if x: raise ValueError\n", [(2, 4, "if x: raise ValueError", "pass")]),
     ("guard_delete", "if a:\n    pass\nelif b:\n    return\n", [(3, 0, "elif b:\n    return", "")]),

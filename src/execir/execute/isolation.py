@@ -124,7 +124,8 @@ def server_launch(level: str, interp: Interpreter, ctrl_fd: int, host_dir: str, 
 def _bwrap(py: list[str], interp: Interpreter, ctrl_fd: int, tmp_mb: int) -> tuple[ServerLaunch, list[int]]:
     argv = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session", "--clearenv", "--as-pid-1"]
     argv += ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin"]
-    argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(tmp_mb << 20), "--tmpfs", "/tmp"]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(tmp_mb << 20), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+    argv += ["--size", str(tmp_mb << 20), "--tmpfs", "/tmp"]
     if not interp.prefix.startswith("/usr/"):
         argv += ["--ro-bind", interp.prefix, interp.prefix]
     fds = []
@@ -136,9 +137,9 @@ def _bwrap(py: list[str], interp: Interpreter, ctrl_fd: int, tmp_mb: int) -> tup
         argv += ["--ro-bind-data", str(fd), f"/harness/{name}"]
     for key, value in dict(ENV, HOME="/tmp").items():
         argv += ["--setenv", key, value]
-    argv += ["--chdir", "/tmp", *py, "/harness/server.py", str(ctrl_fd)]
+    argv += ["--remount-ro", "/", "--chdir", "/tmp", *py, "/harness/server.py", str(ctrl_fd)]
     return ServerLaunch(argv, {"PATH": "/usr/bin:/bin"}, "/tmp/work", "pidns", ["/dev/shm"], (ctrl_fd, *fds)), fds
 
 
-def judge_argv(interp: Interpreter, ctrl_fd: int) -> list[str]:
-    return [interp.path, *PY_FLAGS, str(HARNESS / "judge.py"), str(ctrl_fd)]
+def judge_argv(interp: Interpreter, ctrl_fd: int, cpu: int | None) -> list[str]:
+    return [interp.path, *PY_FLAGS, str(HARNESS / "judge.py"), str(ctrl_fd), *([str(cpu)] if cpu is not None else [])]

@@ -13,26 +13,46 @@ documents of ``q``'s run that precede it:
   resolved in Python.
 
 This reproduces the positions :func:`execir.metrics.rank_run` gives, in O(n_queries x depth)
-numpy work after one pass that reads the scores.
+numpy work. The run arrives as :class:`ScoredRows`: a score matrix aligned with the qrels
+queries plus two look-ups, implemented over dicts (:class:`execir.metrics.dict_rows.DictRows`)
+and over arrays (:class:`execir.metrics.run_matrix.RunMatrix`); both give identical ranks.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import chain
+from operator import gt
+from typing import Protocol
 
 import numpy as np
 
-from execir.metrics.ranking import check_finite
+from execir.metrics.padding import pad_rows
 from execir.metrics.ties import TiePolicy, check_ties
-from execir.types import Qrels, Run
+from execir.types import Qrels
 
 RELEVANT = 2
 """Minimum grade counted as relevant (see :mod:`execir.metrics.measures`)."""
 
-_EMPTY: dict[str, float] = {}
 _BLOCK_CELLS = 1 << 24
 """Comparison cells (queries x relevant x depth) per block: bounds the temporary memory."""
+
+
+class ScoredRows(Protocol):
+    """A run as rows aligned with a list of query ids (row i: the i-th query)."""
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """(n_queries, depth) float64 scores of each row's documents, NaN-padded; no NaN scores."""
+        ...
+
+    def scores_of(self, rows: np.ndarray, docs: list[str]) -> np.ndarray:
+        """Score of ``docs[i]`` in row ``rows[i]``; NaN where the row does not hold it."""
+        ...
+
+    def ids_at(self, rows: np.ndarray, positions: np.ndarray) -> list[str]:
+        """Document id at ``(rows[i], positions[i])`` of :attr:`matrix`."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -54,26 +74,7 @@ class RelevantRanks:
 
 def _pad(rows: np.ndarray, flat: np.ndarray, n_rows: int, fill: float) -> np.ndarray:
     """Scatter ``flat`` (sorted by ``rows``) into an (n_rows, widest) matrix padded with ``fill``."""
-    counts = np.bincount(rows, minlength=n_rows)
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    out = np.full((n_rows, max(1, int(counts.max(initial=0)))), fill, dtype=flat.dtype)
-    out[rows, np.arange(len(rows)) - starts[rows]] = flat
-    return out
-
-
-def _score_matrix(runs: list[dict[str, float]], qids: list[str]) -> np.ndarray:
-    """(n_queries, depth) scores in run insertion order, NaN-padded (NaN never compares equal)."""
-    lengths = np.fromiter(map(len, runs), np.int64, count=len(runs))
-    flat = np.fromiter(chain.from_iterable([r.values() for r in runs]), np.float64, count=int(lengths.sum()))
-    if np.isnan(flat).any():
-        for qid, scores in zip(qids, runs):
-            check_finite(qid, scores)
-    width = max(1, int(lengths.max(initial=0)))
-    if (lengths == width).all():
-        return flat.reshape(len(runs), width)
-    out = np.full((len(runs), width), np.nan)
-    out[np.arange(width) < lengths[:, None]] = flat
-    return out
+    return pad_rows(flat, np.bincount(rows, minlength=n_rows), fill)
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ class _Relevant:
     scores: np.ndarray
 
 
-def _relevant(qrels: Qrels, runs: list[dict[str, float]], qids: list[str]) -> _Relevant:
+def _relevant(qrels: Qrels, qids: list[str], scored: ScoredRows) -> _Relevant:
     """Relevant documents per query with their grades and run scores (NaN: not retrieved)."""
     judged = [qrels[q] for q in qids]
     counts = np.fromiter(map(len, judged), np.int64, count=len(judged))
@@ -95,7 +96,7 @@ def _relevant(qrels: Qrels, runs: list[dict[str, float]], qids: list[str]) -> _R
     rows = np.repeat(np.arange(len(qids)), counts)[keep]
     flat_docs = list(chain.from_iterable(judged))
     docs = [flat_docs[i] for i in keep.tolist()]
-    scores = np.array([runs[r].get(d, np.nan) for r, d in zip(rows.tolist(), docs)], dtype=np.float64)
+    scores = scored.scores_of(rows, docs)
     n = len(qids)
     starts = np.searchsorted(rows, np.arange(n))
     return _Relevant(docs, starts, _pad(rows, flat_grades[keep], n, 0.0), _pad(rows, scores, n, np.nan))
@@ -121,33 +122,31 @@ def _pessimistic_after(grades: np.ndarray, scores: np.ndarray) -> np.ndarray:
     return (same & (higher | equal_later)).sum(axis=2)
 
 
-def _trec_before(runs: list[dict[str, float]], rel: _Relevant, matrix: np.ndarray, tied: np.ndarray) -> np.ndarray:
-    """Per relevant doc d: tied documents with a larger id (trec_eval order); Python on tied pairs only."""
+def _trec_before(scored: ScoredRows, rel: _Relevant, tied: np.ndarray) -> np.ndarray:
+    """Per relevant doc d: tied documents with a larger id (trec_eval order); only tied rows compared."""
     before = np.zeros(rel.scores.shape, dtype=np.int64)
     rows, cols = np.nonzero(tied)
     if len(rows) == 0:
         return before
-    pair, where = np.nonzero(matrix[rows] == rel.scores[rows, cols][:, None])  # each tied (doc, position)
-    keys: dict[int, list[str]] = {}
-    for p, w in zip(pair.tolist(), where.tolist()):
-        row, col = int(rows[p]), int(cols[p])
-        ids = keys.get(row) or keys.setdefault(row, list(runs[row]))
-        before[row, col] += ids[w] > rel.docs[rel.starts[row] + col]
+    pair, where = np.nonzero(scored.matrix[rows] == rel.scores[rows, cols][:, None])  # tied (doc, position)
+    rows, cols = rows[pair], cols[pair]
+    theirs = scored.ids_at(rows, where)
+    mine = [rel.docs[i] for i in (rel.starts[rows] + cols).tolist()]
+    np.add.at(before, (rows, cols), np.fromiter(map(gt, theirs, mine), np.int64, count=len(mine)))
     return before
 
 
-def relevant_ranks(qrels: Qrels, run: Run, *, ties: TiePolicy = "pessimistic") -> RelevantRanks:
-    """Ranks of every relevant document of every ``qrels`` query in ``run`` (see module doc)."""
+def rank_relevant(qrels: Qrels, scored: ScoredRows, *, ties: TiePolicy = "pessimistic") -> RelevantRanks:
+    """Ranks of every relevant document of every ``qrels`` query; ``scored`` row i is the i-th
+    query of ``qrels`` (see the module doc)."""
     check_ties(ties)
     qids = list(qrels)
-    runs = [run.get(q, _EMPTY) for q in qids]
-    matrix = _score_matrix(runs, qids)
-    rel = _relevant(qrels, runs, qids)
-    higher, equal = _compare_counts(matrix, rel.scores)
+    rel = _relevant(qrels, qids, scored)
+    higher, equal = _compare_counts(scored.matrix, rel.scores)
     if ties == "pessimistic":
         ranks = higher + equal - _pessimistic_after(rel.grades, rel.scores)
     else:
-        ranks = higher + _trec_before(runs, rel, matrix, equal > 1)
+        ranks = higher + _trec_before(scored, rel, equal > 1)
     ranks = np.where(np.isnan(rel.scores), np.inf, ranks)
     order = np.argsort(ranks, axis=1, kind="stable")
     ideal = -np.sort(-rel.grades, axis=1)

@@ -127,27 +127,35 @@ def _operators(results: dict[str, Any]) -> str:
 
 
 def _failures(per_query: list[dict[str, Any]], dataset: Dataset) -> str:
-    candidates = []
+    by_system: dict[str, list[tuple[int, float, dict[str, Any], dict[str, Any]]]] = {}
     for row in per_query:
         top = row["top10"][0] if row["top10"] else None
         if not top or top["kind"] != "mutant" or top["task_id"] != row["task_id"] or row["canonical_score"] is None:
             continue
-        candidates.append((top["score"] - row["canonical_score"], row, top))
-    candidates.sort(key=lambda c: (-c[0], c[1]["system"], c[1]["query_id"]))
-    if not candidates:
+        rank = row["canonical_rank"] or 10**9
+        by_system.setdefault(row["system"], []).append((rank, top["score"] - row["canonical_score"], row, top))
+    if not by_system:
         return "No query had its own mutant ranked first."
-    blocks = []
-    for margin, row, top in candidates[:WORST_FAILURES]:
-        canonical_id = next(d for d, g in dataset.qrels[row["query_id"]].items() if g >= 2)
-        diff = difflib.unified_diff(
-            dataset.corpus[canonical_id].splitlines(), dataset.corpus[top["doc_id"]].splitlines(),
-            "canonical (passes)", f"mutant {top['operator']} (fails)", lineterm="", n=1,
-        )
-        blocks.append(
-            f"### {row['system']}: {row['query_id']} (canonical at rank {row['canonical_rank']}, margin {margin:.4f})\n\n"
-            f"> {dataset.queries[row['query_id']][:300]}\n\n```diff\n" + "\n".join(diff) + "\n```"
-        )
+    blocks = [
+        f"Per system, the {WORST_FAILURES} queries whose own failing mutant ranked first and whose canonical "
+        "fell furthest (then by score margin)."
+    ]
+    for system, cases in by_system.items():
+        cases.sort(key=lambda c: (-c[0], -c[1], c[2]["query_id"]))
+        blocks += [_failure_block(system, row, top, margin, dataset) for _, margin, row, top in cases[:WORST_FAILURES]]
     return "\n\n".join(blocks)
+
+
+def _failure_block(system: str, row: dict[str, Any], top: dict[str, Any], margin: float, dataset: Dataset) -> str:
+    canonical_id = next(d for d, g in dataset.qrels[row["query_id"]].items() if g >= 2)
+    diff = difflib.unified_diff(
+        dataset.corpus[canonical_id].splitlines(), dataset.corpus[top["doc_id"]].splitlines(),
+        "canonical (passes)", f"mutant {top['operator']} (fails)", lineterm="", n=1,
+    )
+    return (
+        f"### {system}: {row['query_id']} (canonical at rank {row['canonical_rank']}, "
+        f"mutant ahead by {margin:.4f})\n\n> {dataset.queries[row['query_id']][:300]}\n\n```diff\n" + "\n".join(diff) + "\n```"
+    )
 
 
 def _timing(results: dict[str, Any]) -> str:

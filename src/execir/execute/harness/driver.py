@@ -157,7 +157,21 @@ def _serve_calls(program: str, entry_point: str, chan: socket.socket, _exit) -> 
         request = frame[0]
         try:
             result = func(*decode(request["a"]), **decode(request["k"]))
-            reply = {"op": "ret", "v": encode(result)}
+            reply = {"op": "ret", "n": request.get("n"), "v": encode(result)}
         except BaseException as exc:  # noqa: BLE001 - reported to the judge by type name
-            reply = {"op": "exc", "type": type(exc).__name__, "msg": str(exc)[:200] if isinstance(exc, Exception) else ""}
+            reply = {"op": "exc", "n": request.get("n"), "type": _name(exc), "msg": _text(exc)}
         send(chan, reply)
+
+
+def _name(exc: BaseException) -> str:
+    try:
+        return str(type(exc).__name__)
+    except BaseException:  # noqa: BLE001 - a hostile metaclass
+        return "BaseException"
+
+
+def _text(exc: BaseException) -> str:
+    try:
+        return str(exc)[:200] if isinstance(exc, Exception) else ""
+    except BaseException:  # noqa: BLE001 - a hostile __str__
+        return ""

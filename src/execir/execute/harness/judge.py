@@ -1,9 +1,12 @@
 """Judge server: runs the task's tests against a proxy of the candidate (stdlib only).
 
-Runs on the host side as its own unprivileged uid and never loads candidate code. For each job it
-forks a child that: waits for the candidate's ``ready``; execs the reference program (the
-canonical, for helpers such as ``encode_cyclic``) and the test code with the entry point bound to a
-:class:`Proxy`; and reports per-test outcomes on the result socket. Each proxy call sends the
+Runs on the host side as its own unprivileged uid and never loads candidate code. For each job it:
+waits for the candidate's ``ready``; seeds ``random`` with 0 (tests that draw random inputs are
+deterministic); execs the reference program (the canonical, for helpers such as ``encode_cyclic``)
+and the test code in a fresh namespace with the entry point bound to a :class:`Proxy`; reports
+per-test outcomes on the result socket and ``done`` on its control socket. The host restarts the
+judge when ``done`` does not come (test code stuck). Each proxy call sends a fresh nonce (the reply must echo it, so
+replies written before the request was read are rejected) and the
 exact-type-encoded arguments over the channel and decodes the reply into plain builtins, so the
 assertions evaluate here on values no candidate object can impersonate.
 """
@@ -12,14 +15,19 @@ from __future__ import annotations
 
 import builtins
 import os
+import random
 import signal
 import socket
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import codec  # noqa: E402
 import frames  # noqa: E402
+
+
+clock: dict[str, float] = {}
 
 
 class ProtocolViolation(BaseException):
@@ -53,13 +61,15 @@ class Proxy:
             raise ProtocolViolation(self.violation)
         self.calls += 1
         try:
-            frames.send(self.chan, {"op": "call", "a": codec.encode(list(args)), "k": codec.encode(kwargs)})
+            self.expect_quiet()
+            nonce = os.urandom(8).hex()
+            frames.send(self.chan, {"op": "call", "n": nonce, "a": codec.encode(list(args)), "k": codec.encode(kwargs)})
             frame = frames.recv(self.chan)
             if frame is None:
                 raise ProtocolViolation("candidate closed the channel")
             reply = frame[0]
-            if type(reply) is not dict:
-                raise ProtocolViolation("malformed reply")
+            if type(reply) is not dict or reply.get("n") != nonce:
+                raise ProtocolViolation("malformed reply or reply to another request")
             if reply.get("op") == "ret":
                 return codec.decode(reply.get("v"))
             if reply.get("op") == "exc":
@@ -73,6 +83,16 @@ class Proxy:
             raise
 
 
+    def expect_quiet(self) -> None:
+        """A reply must answer a request: bytes waiting before we ask are a forged record."""
+        try:
+            early = self.chan.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return
+        if early:
+            raise ProtocolViolation("candidate wrote to the channel before being called")
+
+
 def _outcome(thunk) -> tuple[bool, str]:  # type: ignore[no-untyped-def]
     try:
         thunk()
@@ -83,7 +103,9 @@ def _outcome(thunk) -> tuple[bool, str]:  # type: ignore[no-untyped-def]
 
 def evaluate(msg: dict, chan: socket.socket) -> dict:
     """Run one job's tests; returns the report sent to the host."""
+    clock["start"] = time.monotonic()
     first = frames.recv(chan)
+    clock["ready"] = time.monotonic()
     if first is None:
         return {"ready": False, "violation": "candidate exited before loading"}
     hello = first[0]
@@ -106,6 +128,12 @@ def evaluate(msg: dict, chan: socket.socket) -> dict:
         outcomes = [_outcome(lambda: namespace["check"](proxy))]
     else:
         outcomes = [_outcome(lambda a=a: exec(compile(a, "<assert>", "exec"), namespace)) for a in msg["asserts"]]
+    clock["done"] = time.monotonic()
+    if not proxy.violation:
+        try:
+            proxy.expect_quiet()
+        except ProtocolViolation as exc:
+            proxy.violation = str(exc)
     failures = [why for ok, why in outcomes if not ok]
     try:
         frames.send(chan, {"op": "bye"})
@@ -117,53 +145,43 @@ def evaluate(msg: dict, chan: socket.socket) -> dict:
         "calls": proxy.calls,
         "violation": proxy.violation,
         "first_failure": failures[0] if failures else "",
+        "clock": clock,
     }
 
 
-def job_child(msg: dict, chan: socket.socket, result: socket.socket) -> None:
+def judge_one(msg: dict, chan: socket.socket, result: socket.socket) -> None:
+    """Evaluate one job in this process, with the interpreter state reset around it."""
+    limit = sys.getrecursionlimit()
+    random.seed(0)
     try:
         report = evaluate(msg, chan)
     except BaseException as exc:  # noqa: BLE001
         report = {"ready": False, "judge_error": f"{type(exc).__name__}: {exc}"[:500]}
+    finally:
+        sys.setrecursionlimit(limit)
+        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+        chan.close()
     try:
         frames.send(result, report)
-    finally:
-        os._exit(0)
+    except OSError:
+        pass
+    result.close()
 
 
 def main() -> None:
     ctrl = socket.socket(fileno=int(sys.argv[1]))
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    if len(sys.argv) > 2:
+        os.sched_setaffinity(0, {int(sys.argv[2])})
     frames.send(ctrl, {"op": "hello", "pid": os.getpid(), "python": sys.version.split()[0]})
-    current = 0
     while True:
         frame = frames.recv(ctrl, max_fds=2)
         if frame is None:
             return
         msg, fds = frame
-        _reap()
-        if msg.get("op") == "abort" and current:
-            try:
-                os.kill(current, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        elif msg.get("op") == "judge":
-            current = os.fork()
-            if current == 0:
-                ctrl.close()
-                job_child(msg, socket.socket(fileno=fds[0]), socket.socket(fileno=fds[1]))
-            for fd in fds:
-                os.close(fd)
-
-
-def _reap() -> None:
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
+        if msg.get("op") == "judge":
+            judge_one(msg, socket.socket(fileno=fds[0]), socket.socket(fileno=fds[1]))
+            frames.send(ctrl, {"op": "done"})
 
 
 if __name__ == "__main__":

@@ -141,6 +141,8 @@ def main() -> None:
 
         ctypes.CDLL(None).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     seccomp = driver.Seccomp(bytes.fromhex(config["bpf"])) if config["bpf"] else None
+    if config.get("cpu") is not None:
+        os.sched_setaffinity(0, {config["cpu"]})
     os.makedirs(config["work_root"], mode=0o700, exist_ok=True)
     wipe([config["work_root"], *config["wipe"]])
     frames.send(ctrl, {"op": "hello", "pid": os.getpid(), "uid": os.getuid(), "python": sys.version.split()[0]})

@@ -35,7 +35,21 @@ def guard_delete(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
                 start, end = source.node_span(statement)
                 is_elif = field == "orelse" and source.text.startswith("elif", start)
                 alone = len(block) == 1 and not is_elif
-                yield SpanEdit(start, end, "pass" if alone else "")
+                if alone or is_elif:
+                    yield SpanEdit(start, end, "pass" if alone else "")
+                else:
+                    yield SpanEdit(*_whole_lines(source.text, start, end), "")
+
+
+def _whole_lines(text: str, start: int, end: int) -> tuple[int, int]:
+    """Widen a statement's span to its whole lines (indent and newline) when it owns them,
+    so deleting it leaves no blank, indentation-only line behind."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end + 1
+    if text[line_start:start].strip() or text[end:line_end].strip():
+        return start, end
+    return line_start, line_end
 
 
 def loop_control_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:

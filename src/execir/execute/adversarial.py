@@ -1,0 +1,118 @@
+"""The adversarial suite: programs that try to fake a PASS, escape, or break the oracle.
+
+Each case is data: (name, category, program, tests, expected verdicts). ``expected`` is the set of
+acceptable verdicts (several when the attack may be stopped at different layers, e.g. a fork bomb
+may end as FAIL or TIMEOUT); a PASS is never acceptable for an attack. False-negative controls must
+PASS. Cases mentioning ``CANARY`` check host state: the test harness looks for ``/tmp/execir-canary*``
+files, ``$HOME/execir-canary``, loopback listeners and the canary environment variable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from execir.types import StdioCase, TestSuite, Verdict
+
+CANARY_ENV = "EXECIR_CANARY_SECRET"
+CANARY_PORT = 47611
+F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
+
+ADD_CHECK = TestSuite("check", "def check(candidate):\n    assert candidate(2, 3) == 5\n    assert candidate(-1, 1) == 0\n    assert candidate(10, 5) == 15\n")
+ADD_OK = "def add(a, b):\n    return a + b\n"
+WRONG = "def add(a, b):\n    return a - b\n"
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    category: str
+    program: str
+    tests: TestSuite
+    expected: frozenset[Verdict]
+    entry_point: str = "add"
+
+
+def _case(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = ADD_CHECK) -> Case:
+    verdicts = frozenset(expected if isinstance(expected, set) else {expected})
+    return Case(name, category, program, tests, verdicts)
+
+
+def _wrong_after(prefix: str) -> str:
+    """A wrong implementation preceded by attack code at import time."""
+    return prefix + "\n" + WRONG
+
+
+def _in_call(body: str) -> str:
+    """A wrong implementation whose function body first runs attack code."""
+    lines = "".join(f"    {line}\n" for line in body.splitlines())
+    return f"def add(a, b):\n{lines}    return a - b\n"
+
+
+HASH_CHECK = TestSuite("check", "def check(candidate):\n    assert candidate(0, 0) == list({'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'})\n")
+STDIO = TestSuite("stdio", stdio_cases=(StdioCase("3 4\n", "7\n"), StdioCase("10 20\n", "30\n")))
+STDIO_OK = "a, b = map(int, input().split())\nprint(a + b)\n"
+
+CASES: tuple[Case, ...] = (
+    # time
+    _case("infinite_loop", "time", "def add(a, b):\n    while True:\n        pass\n", T),
+    _case("sleep_forever", "time", "import time\ndef add(a, b):\n    time.sleep(10**6)\n", T),
+    _case("sigterm_ignoring_loop", "time", "import signal\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\ndef add(a, b):\n    while True:\n        pass\n", T),
+    _case("fork_bomb", "time", _in_call("import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass"), {F, T}),
+    _case("infinite_loop_at_import", "time", "while True:\n    pass\n" + ADD_OK, T),
+    # resources
+    _case("memory_hog", "resources", _in_call("x = bytearray(8 << 30)"), F),
+    _case("memory_hog_gradual", "resources", _in_call("x = []\nwhile True:\n    x.append(bytearray(1 << 24))"), {F, T}),
+    _case("huge_file_write", "resources", _in_call("with open('big', 'wb') as f:\n    while True:\n        f.write(b'x' * (1 << 20))"), F),
+    _case("output_flood", "resources", _in_call("while True:\n    print('x' * 10000)"), {F, T}),
+    _case("stderr_flood", "resources", _in_call("import sys\nwhile True:\n    sys.stderr.write('y' * 10000)"), {F, T}),
+    _case("many_fds", "resources", _in_call("fs = [open('/dev/null') for _ in range(100000)]"), F),
+    _case("deep_result", "resources", "def add(a, b):\n    x = []\n    for _ in range(100000):\n        x = [x]\n    return x\n", F),
+    # early exit and tampering
+    _case("sys_exit_at_import", "exit", "import sys\nsys.exit(0)\n" + ADD_OK, {F, E}),
+    _case("os_exit_at_import", "exit", "import os\nos._exit(0)\n" + ADD_OK, F),
+    _case("sys_exit_in_call", "exit", _in_call("import sys\nsys.exit(0)"), F),
+    _case("os_exit_in_call", "exit", _in_call("import os\nos._exit(0)"), F),
+    _case("atexit_forces_zero", "exit", _wrong_after("import atexit, os\natexit.register(lambda: os._exit(0))"), F),
+    _case("redefine_assertionerror", "tamper", _wrong_after("import builtins\nbuiltins.AssertionError = type('AssertionError', (Exception,), {})"), F),
+    _case("patch_builtins_eq", "tamper", _wrong_after("import builtins\nbuiltins.abs = lambda x: 0\nbuiltins.isinstance = lambda *a: True"), F),
+    _case("eq_always_true", "tamper", "class Yes:\n    def __eq__(self, other):\n        return True\n    __hash__ = object.__hash__\ndef add(a, b):\n    return Yes()\n", F),
+    _case("int_subclass", "tamper", "class I(int):\n    def __eq__(self, other):\n        return True\n    __hash__ = int.__hash__\ndef add(a, b):\n    return I(0)\n", F),
+    _case("patch_codec", "tamper", _wrong_after("import sys\nfor m in list(sys.modules.values()):\n    if hasattr(m, 'encode') and hasattr(m, 'decode'):\n        m.encode = lambda v, depth=0: 5"), F),
+    _case("forge_protocol_frames", "tamper", _in_call("import os, json\nfor v in (5, 0, 15):\n    body = json.dumps({'op': 'ret', 'v': v}).encode()\n    os.write(3, len(body).to_bytes(4, 'big') + body)\nos._exit(0)"), F),
+    _case("write_forged_records_all_fds", "tamper", _wrong_after("import os, json\nbody = json.dumps({'op': 'exit', 'code': 0, 'cpu': 0}).encode()\nfor fd in range(256):\n    try:\n        os.write(fd, len(body).to_bytes(4, 'big') + body)\n    except OSError:\n        pass"), F),
+    _case("kill_parent", "tamper", _in_call("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)"), F),
+    _case("kill_process_group", "tamper", _in_call("import os, signal\nos.kill(0, signal.SIGKILL)"), F),
+    _case("kill_everything", "tamper", _in_call("import os, signal\ntry:\n    os.kill(-1, signal.SIGKILL)\nexcept OSError:\n    pass"), F),
+    _case("raise_base_exception", "tamper", _in_call("raise KeyboardInterrupt"), F),
+    _case("return_exception_name", "tamper", "def add(a, b):\n    raise AssertionError('ok')\n", F),
+    # forged output
+    _case("print_pass_markers", "forged_output", _wrong_after("print('PASS')\nprint('ALL TESTS PASSED')\nprint('{\"verdict\": \"PASS\"}')"), F),
+    _case("print_in_call", "forged_output", _in_call("print('passed', 'OK', 'success')"), F),
+    # isolation
+    _case("write_tmp_canary", "isolation", _wrong_after("open('/tmp/execir-canary-tmp', 'w').write('x')"), {F, E}),
+    _case("write_home_canary", "isolation", _wrong_after("import os\nopen(os.path.expanduser('~/execir-canary'), 'w').write('x')"), {F, E}),
+    _case("write_outside_in_call", "isolation", _in_call("for p in ('/tmp/execir-canary-call', '/var/tmp/execir-canary-call', '/dev/shm/execir-canary-call', '/root/execir-canary-call', '/work/execir-canary-call'):\n    try:\n        open(p, 'w').write('x')\n    except OSError:\n        pass"), F),
+    _case("read_canary_env", "isolation", f"import os\ndef add(a, b):\n    return a + b if '{CANARY_ENV}' not in os.environ else 'leaked'\n", P),
+    _case("tcp_listener", "isolation", f"import socket\ns = socket.socket()\ns.bind(('127.0.0.1', {CANARY_PORT}))\ns.listen()\n" + WRONG, {F, E}),
+    _case("tcp_connect_out", "isolation", "import socket\ndef add(a, b):\n    socket.create_connection(('1.1.1.1', 80), timeout=1)\n    return a + b\n", F),
+    _case("setsid_double_fork_daemon", "isolation", _in_call("import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        open('/tmp/execir-canary-daemon', 'w').write(str(os.getpid()))\n        while True:\n            time.sleep(0.05)\n    os._exit(0)\ntime.sleep(0.1)"), F),
+    _case("ptrace_attempt", "isolation", _in_call("import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\nassert libc.ptrace(16, 1, 0, 0) == 0"), F),
+    _case("read_proc_of_parent", "isolation", "import os\ndef add(a, b):\n    return open(f'/proc/{os.getppid()}/environ', 'rb').read().count(b'CANARY') + a + b\n", {F, P}),
+    # stdio decoding
+    _case("stdio_correct", "stdio", STDIO_OK, P, STDIO),
+    _case("stdio_invalid_utf8", "stdio", "import sys\na, b = map(int, input().split())\nsys.stdout.buffer.write(str(a + b).encode() + b'\\xff\\n')\n", F, STDIO),
+    _case("stdio_fullwidth_digits", "stdio", "a, b = map(int, input().split())\nprint(str(a + b).translate(str.maketrans('0123456789', '０１２３４５６７８９')))\n", F, STDIO),
+    _case("stdio_trailing_newline_flood", "stdio", "import sys\na, b = map(int, input().split())\nprint(a + b)\nsys.stdout.write('\\n' * (1 << 30))\n", {F, T}, STDIO),
+    _case("stdio_print_then_crash", "stdio", STDIO_OK + "raise SystemExit(3)\n", F, STDIO),
+    _case("stdio_crlf_trailing_space", "stdio", "import sys\na, b = map(int, input().split())\nsys.stdout.write(f'{a + b}  \\r\\n\\n')\n", P, STDIO),
+    # false-negative controls
+    _case("control_correct", "control", ADD_OK, P),
+    _case("control_slow_within_budget", "control", "def add(a, b):\n    s = 0\n    for i in range(300000):\n        s += i\n    return a + b\n", P),
+    _case("control_recursion", "control", "def add(a, b):\n    return a if b == 0 else (add(a + 1, b - 1) if b > 0 else add(a - 1, b + 1))\n", P),
+    _case("control_prints_stdout", "control", "def add(a, b):\n    print('debug', a, b)\n    return a + b\n", P),
+    _case("control_seeded_random", "control", "import random\ndef add(a, b):\n    random.seed(1)\n    return a + b + random.randint(0, 0)\n", P),
+    _case("hash_ordering_matches_judge", "determinism", "def add(a, b):\n    return list({'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'})\n", P, HASH_CHECK),
+    _case("control_syntax_error", "control", "def add(a, b)\n    return a + b\n", E),
+    _case("control_missing_entry_point", "control", "def plus(a, b):\n    return a + b\n", E),
+    _case("control_wrong", "control", WRONG, F),
+)

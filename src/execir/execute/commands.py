@@ -1,0 +1,102 @@
+"""CLI: ``execir exec`` (run one program against tests) and ``execir selftest`` (adversarial suite)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from execir.errors import ExecIRError, InputError
+from execir.execute.isolation import LEVELS
+from execir.execute.jobs import Job
+from execir.execute.limits import WALL_FLOOR, WALL_MULTIPLIER, Limits
+from execir.execute.oracle import Oracle, OracleConfig
+from execir.types import StdioCase, TestSuite, Verdict
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``exec`` and ``selftest``."""
+    run = subparsers.add_parser("exec", help="run one program against a task's tests in the sandbox")
+    run.add_argument("--program", type=Path, required=True, help="candidate module source")
+    run.add_argument("--tests", type=Path, help="Python file defining check(candidate) (HumanEval style)")
+    run.add_argument("--stdio-cases", type=Path, help='JSON list of {"input", "output"} cases')
+    run.add_argument("--entry-point", required=True, help="function name the tests call")
+    run.add_argument("--reference", type=Path, help="canonical program the judge may use for helpers")
+    run.add_argument("--cpu-seconds", type=float, default=5.0, help="CPU budget of the process tree")
+    _common(run)
+    run.set_defaults(handler=run_exec)
+    test = subparsers.add_parser("selftest", help="run the adversarial suite through the real oracle")
+    _common(test)
+    test.set_defaults(handler=run_selftest)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--isolation", default="auto", choices=("auto", *LEVELS))
+    parser.add_argument("--workers", type=int, default=2)
+
+
+def _read(path: Path, what: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ExecIRError(f"cannot read {what} {path}: {exc}") from exc
+
+
+def _stdio_cases(path: Path) -> tuple[StdioCase, ...]:
+    try:
+        data = json.loads(_read(path, "stdio cases"))
+    except json.JSONDecodeError as exc:
+        raise InputError(str(path), exc.lineno, None, f"invalid JSON: {exc.msg}") from exc
+    if not isinstance(data, list):
+        raise InputError(str(path), 1, None, "expected a JSON list of cases")
+    cases = []
+    for i, item in enumerate(data):
+        if not isinstance(item, dict) or not isinstance(item.get("input"), str) or not isinstance(item.get("output"), str):
+            raise InputError(str(path), 1, f"[{i}]", 'each case needs string "input" and "output"')
+        cases.append(StdioCase(item["input"], item["output"]))
+    return tuple(cases)
+
+
+def run_exec(args: argparse.Namespace) -> int:
+    """Handler of ``execir exec``."""
+    if (args.tests is None) == (args.stdio_cases is None):
+        raise ExecIRError("give exactly one of --tests or --stdio-cases")
+    tests = TestSuite("stdio", stdio_cases=_stdio_cases(args.stdio_cases)) if args.stdio_cases else TestSuite("check", _read(args.tests, "tests"))
+    if args.cpu_seconds <= 0:
+        raise ExecIRError("--cpu-seconds must be positive")
+    limits = Limits(args.cpu_seconds, max(WALL_FLOOR, WALL_MULTIPLIER * args.cpu_seconds))
+    reference = _read(args.reference, "reference") if args.reference else ""
+    job = Job(_read(args.program, "program"), tests, args.entry_point, limits, reference=reference)
+    with Oracle(OracleConfig(workers=1, isolation=args.isolation, progress=False)) as oracle:
+        (result,) = oracle.run([job])
+    record = {
+        "verdict": result.verdict.value,
+        "seconds": result.seconds,
+        "wall_seconds": result.wall_seconds,
+        "per_test": list(result.per_test) if result.per_test is not None else None,
+        "detail": result.detail,
+        "isolation": result.isolation,
+        "stderr_tail": result.stderr_tail,
+    }
+    print(json.dumps(record) if args.json else f"{record['verdict']} in {result.seconds:.3f} CPU s ({result.isolation}): {result.detail}")
+    return 0 if result.verdict is Verdict.PASS else 1
+
+
+def run_selftest(args: argparse.Namespace) -> int:
+    """Handler of ``execir selftest``."""
+    from execir.execute.selftest import selftest
+
+    figures = selftest(OracleConfig(workers=args.workers, isolation=args.isolation, progress=False))
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        over = figures["overhead"]
+        print(f"isolation: {figures['isolation']}")
+        print(f"cases: {figures['cases']}  mislabels: {figures['mislabels']}  false PASS: {figures['false_pass']}")
+        print(f"surviving processes: {figures['surviving_processes']}  host artefacts: {figures['host_artefacts']}  loopback listener: {figures['loopback_listener']}")
+        print(f"per-run overhead: median {over['median_run_ms']} ms, {over['checks_per_second']} checks/s")
+        for bad in figures["mislabelled"]:
+            print(f"  MISLABEL {bad['case']}: expected {'/'.join(bad['expected'])}, got {bad['got']} ({bad['detail']})")
+    clean = not (figures["mislabels"] or figures["false_pass"] or figures["surviving_processes"] or figures["host_artefacts"] or figures["loopback_listener"])
+    return 0 if clean else 1

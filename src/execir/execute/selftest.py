@@ -1,0 +1,82 @@
+"""Run the adversarial suite through the real oracle and report the reliability figures."""
+
+from __future__ import annotations
+
+import glob
+import os
+import socket
+import time
+from dataclasses import dataclass
+
+from execir.execute import hostcheck
+from execir.execute.adversarial import ADD_CHECK, ADD_OK, CANARY_ENV, CANARY_PORT, CASES, Case
+from execir.execute.jobs import ExecResult, Job
+from execir.execute.limits import Limits
+from execir.execute.oracle import Oracle, OracleConfig
+from execir.types import Verdict
+
+LIMITS = Limits(cpu_seconds=1.0, wall_seconds=3.0, memory_mb=512)
+CANARY_GLOBS = ("/tmp/execir-canary*", "/var/tmp/execir-canary*", "/dev/shm/execir-canary*", os.path.expanduser("~/execir-canary*"), "/work/execir-canary*", "/root/execir-canary*")
+
+
+@dataclass(frozen=True)
+class CaseOutcome:
+    case: Case
+    result: ExecResult
+
+    @property
+    def ok(self) -> bool:
+        return self.result.verdict in self.case.expected
+
+
+def canary_files() -> list[str]:
+    return sorted({p for pattern in CANARY_GLOBS for p in glob.glob(pattern)})
+
+
+def loopback_listener() -> bool:
+    with socket.socket() as probe:
+        probe.settimeout(0.2)
+        return probe.connect_ex(("127.0.0.1", CANARY_PORT)) == 0
+
+
+def run_cases(oracle: Oracle, cases: tuple[Case, ...] = CASES) -> list[CaseOutcome]:
+    jobs = [Job(c.program, c.tests, c.entry_point, LIMITS) for c in cases]
+    return [CaseOutcome(c, r) for c, r in zip(cases, oracle.run(jobs, desc="selftest"))]
+
+
+def overhead(oracle: Oracle, runs: int = 60) -> dict[str, float]:
+    """Per-run wall overhead of a trivial check, and checks/s over the slots."""
+    jobs = [Job(ADD_OK + f"# {time.time_ns()} {i}\n", ADD_CHECK, "add", LIMITS) for i in range(runs)]
+    started = time.perf_counter()
+    results = oracle.run(jobs, desc="overhead")
+    elapsed = time.perf_counter() - started
+    walls = sorted(r.wall_seconds for r in results)
+    return {"runs": runs, "median_run_ms": round(1000 * walls[len(walls) // 2], 3), "checks_per_second": round(runs / elapsed, 1)}
+
+
+def selftest(config: OracleConfig | None = None) -> dict:
+    """Figures: cases, mislabels, false PASS, surviving processes, host artefacts, overhead."""
+    config = config or OracleConfig(progress=False)
+    os.environ[CANARY_ENV] = "execir-canary-value"
+    before = set(canary_files())
+    with Oracle(config) as oracle:
+        outcomes = run_cases(oracle)
+        figures = overhead(oracle)
+        reliability = oracle.reliability()
+        uids = set(getattr(oracle, "uids", []))
+        baseline = {pid for slot in oracle.slots for pid in slot.baseline}
+        survivors = [p for p in hostcheck.processes(uids) if p not in baseline] if uids else []
+    created = sorted(set(canary_files()) - before)
+    bad = [o for o in outcomes if not o.ok]
+    return {
+        "isolation": reliability["isolation"],
+        "cases": len(outcomes),
+        "mislabels": len(bad),
+        "false_pass": sum(o.result.verdict is Verdict.PASS and Verdict.PASS not in o.case.expected for o in outcomes),
+        "surviving_processes": reliability["surviving_processes"] + len(survivors),
+        "host_artefacts": (reliability["host_artefacts"] or 0) + len(created),
+        "loopback_listener": loopback_listener(),
+        "overhead": figures,
+        "mislabelled": [{"case": o.case.name, "expected": sorted(v.value for v in o.case.expected), "got": o.result.verdict.value, "detail": o.result.detail} for o in bad],
+        "artefacts": created,
+    }
