@@ -32,7 +32,8 @@ def _resource_failure(raw: Raw) -> Decision | None:
     if raw.capped:
         return Decision(Verdict.FAIL, "output cap exceeded", None)
     if raw.timeout:
-        return Decision(Verdict.TIMEOUT, f"{raw.timeout} budget exceeded", None)
+        what = "cpu (finished over budget)" if raw.timeout == "cpu-late" else raw.timeout
+        return Decision(Verdict.TIMEOUT, f"{what} budget exceeded", None)
     if raw.memory_killed:
         return Decision(Verdict.FAIL, "killed at the memory limit", None)
     if raw.server_lost or raw.exit_code is None:

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass
 
 DEFAULT_FACTOR = 5.0
 """CPU budget = max(floor, factor x canonical CPU seconds)."""
-DEFAULT_FLOOR = 0.5
+DEFAULT_FLOOR = 0.25
 WALL_MULTIPLIER = 4.0
 """The wall-clock backstop is this many times the CPU budget (never below ``WALL_FLOOR``)."""
 WALL_FLOOR = 2.0
@@ -50,6 +50,7 @@ class Limits:
         """What the sandbox driver needs (per-process rlimits)."""
         return {
             "cpu_rlimit": math.ceil(self.cpu_seconds) + 1,
+            "cpu_seconds": self.cpu_seconds,
             "memory_mb": self.memory_mb,
             "file_size_mb": self.file_size_mb,
             "nproc": self.nproc,

@@ -37,7 +37,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from execir.errors import ExecIRError
-from execir.execute import cgroups, hostcheck, isolation
+from execir.execute import cgroups, hostcheck, isolation, uids
 from execir.execute.cache import VerdictCache
 from execir.execute.decide import decide_call, decide_case
 from execir.execute.jobs import ORACLE_VERSION, Admission, ExecResult, Job
@@ -105,7 +105,8 @@ class Oracle:
         self.interpreter = isolation.find_interpreter(need_world_access=root)
         self.bpf = build_bpf() if self.config.seccomp else None
         use_cg = self.config.cgroups and cgroups.version() is not None
-        base = self.config.uid_base or 200000 + (os.getpid() % 20000) * 16
+        self._uid_block = uids.allocate() if root and not self.config.uid_base else None
+        base = self.config.uid_base or self._uid_block or 0
         self._host_dir = tempfile.mkdtemp(prefix="execir-")
         os.chmod(self._host_dir, 0o711)
         errors = []
@@ -133,7 +134,7 @@ class Oracle:
             os.chmod(host_dir, 0o700)
             if drop:
                 os.chown(host_dir, base + i, base + i)
-            spec = SlotSpec(i, level, self.interpreter, base + i if drop else None, base + 8 + i if root else None, host_dir, self.bpf, f"{os.getpid()}-{base}-s{i}" if use_cg else None)
+            spec = SlotSpec(i, level, self.interpreter, base + i if drop else None, base + 8 + i if root else None, host_dir, self.bpf, f"{base}-s{i}" if use_cg else None)
             slot = Slot(spec)
             self.slots.append(slot)
             self._free.put(slot)
@@ -150,6 +151,9 @@ class Oracle:
         if self._host_dir:
             shutil.rmtree(self._host_dir, ignore_errors=True)
             self._host_dir = ""
+        if getattr(self, "_uid_block", None):
+            uids.release(self._uid_block)
+            self._uid_block = None
         self._cache.close()
 
     @property
@@ -310,6 +314,6 @@ def _suspect(raw, limits: Limits) -> bool:  # type: ignore[no-untyped-def]
     """Near-limit TIMEOUTs (wall-limited, or finished just over budget) and unexplained kills."""
     if raw.timeout == "wall" and raw.cpu < limits.cpu_seconds:
         return True
-    if raw.timeout == "cpu" and raw.result is not None and raw.cpu < NEAR_LIMIT * limits.cpu_seconds:
+    if raw.timeout == "cpu-late" and raw.cpu < NEAR_LIMIT * limits.cpu_seconds:
         return True
     return raw.server_lost

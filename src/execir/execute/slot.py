@@ -103,7 +103,7 @@ class Slot:
             remote.close()
             for fd in extra_fds:
                 os.close(fd)
-        frames.send(self.ctrl, {"work_root": launch.work_root, "bpf": (spec.bpf or b"").hex(), "sweep": launch.sweep, "wipe": launch.wipe, "cpu": self.cpu})
+        frames.send(self.ctrl, {"work_root": launch.work_root, "bpf": (spec.bpf or b"").hex(), "sweep": launch.sweep, "wipe": launch.wipe, "cpu": self.cpu, "cgroup": self.cgroup is not None})
         hello = self._expect(self.ctrl, START_TIMEOUT)
         if hello is None or hello.get("op") != "hello":
             raise LauncherError(f"sandbox server did not start: {self._log_tail()}")
@@ -220,12 +220,14 @@ class Slot:
             else:
                 raw.exit_code = int(exit_msg.get("code", -1))
                 raw.cpu = float(exit_msg.get("cpu", 0.0))
+                if exit_msg.get("cpu_killed"):
+                    raw.timeout = "cpu"
                 raw.extra = exit_msg
             if self.cgroup:
                 raw.cpu = self.cgroup.cpu_seconds() - cpu0
                 raw.memory_killed = self.cgroup.memory_failures() > mem0 and raw.exit_code == -signal.SIGKILL
             if not raw.timeout and raw.cpu > limits.cpu_seconds:
-                raw.timeout = "cpu"
+                raw.timeout = "cpu-late"  # finished, but over budget: re-run as near-limit
             for cap in captures:
                 cap.drain()
             raw.capped = raw.capped or any(c.capped for c in captures)

@@ -87,17 +87,18 @@ class _Relevant:
     scores: np.ndarray
 
 
-def _relevant(qrels: Qrels, qids: list[str], scored: ScoredRows) -> _Relevant:
-    """Relevant documents per query with their grades and run scores (NaN: not retrieved)."""
-    judged = [qrels[q] for q in qids]
+def _relevant(qrels: Qrels, scored: ScoredRows) -> _Relevant:
+    """Relevant documents per query (row i: the i-th of ``qrels``) with their grades and run
+    scores (NaN: not retrieved)."""
+    judged = list(qrels.values())
     counts = np.fromiter(map(len, judged), np.int64, count=len(judged))
     flat_grades = np.fromiter(chain.from_iterable(map(dict.values, judged)), np.float64, count=int(counts.sum()))
     keep = np.flatnonzero(flat_grades >= RELEVANT)
-    rows = np.repeat(np.arange(len(qids)), counts)[keep]
+    rows = np.repeat(np.arange(len(judged)), counts)[keep]
     flat_docs = list(chain.from_iterable(judged))
     docs = [flat_docs[i] for i in keep.tolist()]
     scores = scored.scores_of(rows, docs)
-    n = len(qids)
+    n = len(judged)
     starts = np.searchsorted(rows, np.arange(n))
     return _Relevant(docs, starts, _pad(rows, flat_grades[keep], n, 0.0), _pad(rows, scores, n, np.nan))
 
@@ -140,8 +141,7 @@ def rank_relevant(qrels: Qrels, scored: ScoredRows, *, ties: TiePolicy = "pessim
     """Ranks of every relevant document of every ``qrels`` query; ``scored`` row i is the i-th
     query of ``qrels`` (see the module doc)."""
     check_ties(ties)
-    qids = list(qrels)
-    rel = _relevant(qrels, qids, scored)
+    rel = _relevant(qrels, scored)
     higher, equal = _compare_counts(scored.matrix, rel.scores)
     if ties == "pessimistic":
         ranks = higher + equal - _pessimistic_after(rel.grades, rel.scores)
@@ -152,4 +152,4 @@ def rank_relevant(qrels: Qrels, scored: ScoredRows, *, ties: TiePolicy = "pessim
     ideal = -np.sort(-rel.grades, axis=1)
     n_relevant = (rel.grades > 0).sum(axis=1)
     gains = np.take_along_axis(rel.grades, order, 1)
-    return RelevantRanks(tuple(qids), np.take_along_axis(ranks, order, 1), gains, ideal, n_relevant)
+    return RelevantRanks(tuple(qrels), np.take_along_axis(ranks, order, 1), gains, ideal, n_relevant)

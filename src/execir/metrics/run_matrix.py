@@ -34,6 +34,11 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     return array
 
 
+def _column_dtype(n_docs: int) -> type:
+    """int32 column indices (half the memory traffic) unless the vocabulary needs more."""
+    return np.int32 if n_docs < 2**31 - 1 else np.int64
+
+
 def _index(ids: Sequence[str], what: str) -> dict[str, int]:
     index = {key: i for i, key in enumerate(ids)}
     if len(index) != len(ids):
@@ -81,6 +86,7 @@ class RunMatrix:
     doc_ids: tuple[str, ...]
     scores: np.ndarray
     columns: np.ndarray | None
+    query_index: dict[str, int] = field(repr=False)
     doc_index: dict[str, int] = field(repr=False)
 
     @classmethod
@@ -96,7 +102,7 @@ class RunMatrix:
         """Validate and copy: dense (``scores`` only), top-k (``columns`` of ``scores``' shape)
         or ragged (flat ``scores`` and ``columns`` plus ``offsets``); see the module doc."""
         qids, dids = tuple(query_ids), tuple(doc_ids)
-        _index(qids, "query")
+        query_index = _index(qids, "query")
         doc_index = _index(dids, "document")
         values = np.array(scores, dtype=np.float64)
         cols = None if columns is None else np.array(columns, dtype=np.int64)
@@ -113,8 +119,9 @@ class RunMatrix:
             values[cols < 0] = np.nan
         _check_scores(values, qids, None if cols is None else cols >= 0)
         if values.shape[1] == 0:
-            values, cols = np.full((len(qids), 1), np.nan), np.full((len(qids), 1), -1, dtype=np.int64)
-        return cls(qids, dids, _frozen(values), None if cols is None else _frozen(cols), doc_index)
+            values, cols = np.full((len(qids), 1), np.nan), np.full((len(qids), 1), -1)
+        frozen_cols = None if cols is None else _frozen(cols.astype(_column_dtype(len(dids))))
+        return cls(qids, dids, _frozen(values), frozen_cols, query_index, doc_index)
 
     @classmethod
     def from_run(cls, run: Run) -> RunMatrix:
@@ -127,7 +134,9 @@ class RunMatrix:
 
     def rows_for(self, query_ids: Sequence[str]) -> MatrixRows:
         """These rows re-ordered to ``query_ids``; a query without a row gets an empty one."""
-        index = {q: i for i, q in enumerate(self.query_ids)}
+        if tuple(query_ids) == self.query_ids:  # the common case: rows already in qrels order
+            return MatrixRows(self, self.scores, self.columns)
+        index = self.query_index
         rows = np.fromiter((index.get(q, -1) for q in query_ids), np.int64, count=len(query_ids))
         columns = None if self.columns is None else take_rows(self.columns, rows, -1)
         return MatrixRows(self, take_rows(self.scores, rows, np.nan), columns)
@@ -145,7 +154,8 @@ class MatrixRows:
     def _column_of(self, rows: np.ndarray, docs: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Matrix column holding ``docs[i]`` in row ``rows[i]``, and whether it is there at all."""
         index = self.run.doc_index
-        codes = np.fromiter((index.get(d, -1) for d in docs), np.int64, count=len(docs))
+        dtype = np.int64 if self.columns is None else self.columns.dtype
+        codes = np.array([index.get(d, -1) for d in docs], dtype=dtype)
         if self.columns is None:
             return np.maximum(codes, 0), codes >= 0
         hits = (self.columns[rows] == codes[:, None]) & (codes >= 0)[:, None]

@@ -173,6 +173,8 @@ def main() -> None:
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     if len(sys.argv) > 2:
         os.sched_setaffinity(0, {int(sys.argv[2])})
+    for name in ("typing", "math", "re", "collections", "itertools", "functools", "heapq", "string", "hashlib", "fractions", "decimal", "copy"):
+        __import__(name)
     frames.send(ctrl, {"op": "hello", "pid": os.getpid(), "python": sys.version.split()[0]})
     while True:
         frame = frames.recv(ctrl, max_fds=2)

@@ -1,0 +1,92 @@
+"""Every adversarial case through the real oracle: the verdict AND the host state afterwards.
+
+Time-category cases (each costs a CPU or wall budget) are marked slow; the rest run in one
+parallel batch in the fast suite.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from execir.execute import Oracle, OracleConfig, hostcheck
+from execir.execute.adversarial import CANARY_ENV, CASES
+from execir.execute.selftest import canary_files, loopback_listener, run_cases
+from execir.types import Verdict
+
+SLOW = {"infinite_loop", "sleep_forever", "sigterm_ignoring_loop", "fork_bomb", "infinite_loop_at_import", "memory_hog_gradual", "output_flood", "stderr_flood", "stdio_trailing_newline_flood"}
+FAST_CASES = tuple(c for c in CASES if c.name not in SLOW)
+SLOW_CASES = tuple(c for c in CASES if c.name in SLOW)
+
+
+def test_suite_is_large_and_covers_the_categories():
+    assert len(CASES) >= 40
+    assert {c.category for c in CASES} >= {"time", "resources", "exit", "tamper", "forged_output", "isolation", "stdio", "control", "determinism"}
+    for case in CASES:
+        if case.category not in ("control", "determinism") and case.name not in ("read_canary_env", "stdio_correct", "stdio_crlf_trailing_space", "read_proc_of_parent"):
+            assert Verdict.PASS not in case.expected, case.name
+
+
+def _run(cases):
+    os.environ[CANARY_ENV] = "execir-canary-value"
+    before = set(canary_files())
+    with Oracle(OracleConfig(workers=2, progress=False)) as oracle:
+        outcomes = run_cases(oracle, cases)
+        baseline = {pid for slot in oracle.slots for pid in slot.baseline}
+        live = [p for p in hostcheck.processes(set(oracle.uids)) if p not in baseline]
+        reliability = oracle.reliability()
+    after_close = hostcheck.processes(set(oracle.uids))
+    return {o.case.name: o for o in outcomes}, {
+        "new_canaries": sorted(set(canary_files()) - before),
+        "live_during": live,
+        "live_after_close": after_close,
+        "reliability": reliability,
+        "listener": loopback_listener(),
+    }
+
+
+@pytest.fixture(scope="module")
+def fast_run():
+    return _run(FAST_CASES)
+
+
+@pytest.fixture(scope="module")
+def slow_run():
+    return _run(SLOW_CASES)
+
+
+@pytest.mark.parametrize("case", FAST_CASES, ids=lambda c: c.name)
+def test_fast_case_verdict(fast_run, case):
+    result = fast_run[0][case.name].result
+    assert result.verdict in case.expected, result
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", SLOW_CASES, ids=lambda c: c.name)
+def test_slow_case_verdict(slow_run, case):
+    result = slow_run[0][case.name].result
+    assert result.verdict in case.expected, result
+
+
+def _host_state_is_clean(state):
+    assert state["new_canaries"] == []
+    assert state["live_during"] == []
+    assert state["live_after_close"] == []
+    assert state["listener"] is False
+    assert state["reliability"]["surviving_processes"] == 0
+    assert state["reliability"]["host_artefacts"] in (0, None)
+    assert state["reliability"]["launcher_errors"] == 0
+
+
+def test_fast_cases_leave_the_host_clean(fast_run):
+    _host_state_is_clean(fast_run[1])
+
+
+@pytest.mark.slow
+def test_slow_cases_leave_the_host_clean(slow_run):
+    _host_state_is_clean(slow_run[1])
+
+
+def test_canary_env_not_visible_to_candidates(fast_run):
+    assert fast_run[0]["read_canary_env"].result.verdict is Verdict.PASS
