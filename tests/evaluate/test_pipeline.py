@@ -91,6 +91,7 @@ def test_outputs_written(tmp_path: Path) -> None:
     assert first["canonical_rank"] == 2 and first["top10"][0]["kind"] == "mutant"
     text = report.read_text()
     assert "## Leaderboard" in text and "```diff" in text and "-    return a + b" in text
+    assert (out / "figures" / "density.png").read_bytes()[:4] == b"\x89PNG" and "figures/density.png" in text
     saved = json.loads((out / "results.json").read_text())
     assert saved["comparisons"][0]["a"] in RUNS and saved["tie_policy"] == "pessimistic"
 

@@ -9,7 +9,9 @@ from execir.build.writer import atomic_write_bytes, json_bytes, jsonl_bytes
 from execir.evaluate.dataset import Dataset
 from execir.evaluate.pipeline import SystemResult
 from execir.metrics import rank_run
+from execir.errors import MissingDependencyError
 from execir.report.markdown import render_report
+from execir.report.plots import density_plot, operator_plot
 
 
 def trec_run_text(ranked: dict[str, list[tuple[str, float]]], system: str, depth: int) -> str:
@@ -63,6 +65,20 @@ def write_outputs(out: Path, dataset: Dataset, systems: list[SystemResult], resu
         per_query.extend(per_query_rows(dataset, system, ranked))
     atomic_write_bytes(out / "per_query.jsonl", jsonl_bytes(per_query))
     atomic_write_bytes(out / "results.json", json_bytes(results))
-    report = render_report(results, per_query, dataset)
+    figures = write_figures(out, results)
+    report = render_report(results, per_query, dataset, figures)
     atomic_write_bytes(out / "report.md", report.encode("utf-8"))
     return out / "report.md"
+
+
+def write_figures(out: Path, results: dict[str, Any]) -> dict[str, str]:
+    """Write the report's PNG figures; returns {figure name: relative path} (empty without matplotlib)."""
+    try:
+        figures = {"density": density_plot(results), "operators": operator_plot(results)}
+    except MissingDependencyError:
+        return {}
+    paths = {}
+    for name, data in figures.items():
+        atomic_write_bytes(out / "figures" / f"{name}.png", data)
+        paths[name] = f"figures/{name}.png"
+    return paths

@@ -276,14 +276,20 @@ class Oracle:
     # ---- admission and reporting -----------------------------------------------------------
     def admit_canonical(self, program: str, tests: TestSuite, entry_point: str, repeats: int = 3) -> Admission:
         """Run the canonical ``repeats`` times under generous limits; it must PASS every time."""
-        job = Job(program, tests, entry_point, Limits.admission(), reference=program if tests.kind != "stdio" else "")
+        return self.admit_canonicals([(program, tests, entry_point)], repeats=repeats)[0]
+
+    def admit_canonicals(self, canonicals: Sequence[tuple[str, TestSuite, str]], repeats: int = 3, desc: str = "canonicals") -> list[Admission]:
+        """:meth:`admit_canonical` for many tasks at once, run in parallel over the slots."""
         self.start()
-        key = job.cache_key(self.isolation)
-        results = tuple(self._run_keyed([job] * repeats, [f"{key}:admission:{i}" for i in range(repeats)], "admission"))
-        cpu = max(r.seconds for r in results)
-        failed = [r for r in results if r.verdict is not Verdict.PASS]
-        reason = f"{failed[0].verdict.value}: {failed[0].detail}" if failed else ""
-        return Admission(not failed, cpu, Limits.from_canonical(cpu), reason, results)
+        jobs: list[Job] = []
+        keys: list[str] = []
+        for program, tests, entry_point in canonicals:
+            job = Job(program, tests, entry_point, Limits.admission(), reference=program if tests.kind != "stdio" else "")
+            key = job.cache_key(self.isolation)
+            jobs += [job] * repeats
+            keys += [f"{key}:admission:{i}" for i in range(repeats)]
+        results = self._run_keyed(jobs, keys, desc)
+        return [_admission(tuple(results[i : i + repeats])) for i in range(0, len(results), repeats)]
 
     def reliability(self) -> dict:
         """JSON-able figures to publish with every build."""
@@ -308,6 +314,14 @@ class Oracle:
             "surviving_processes": sum(s.survivors for s in self.slots),
             "host_artefacts": len(hostcheck.artefacts(uids, skip=skip)) if uids else None,
         }
+
+
+def _admission(results: tuple[ExecResult, ...]) -> Admission:
+    """Admit a canonical only if every repeat passed; its slowest CPU time sets the mutants' budget."""
+    cpu = max(r.seconds for r in results)
+    failed = [r for r in results if r.verdict is not Verdict.PASS]
+    reason = f"{failed[0].verdict.value}: {failed[0].detail}" if failed else ""
+    return Admission(not failed, cpu, Limits.from_canonical(cpu), reason, results)
 
 
 def _suspect(raw, limits: Limits) -> bool:  # type: ignore[no-untyped-def]

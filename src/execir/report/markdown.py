@@ -11,19 +11,26 @@ from execir.report.tables import ci, markdown_table, pct, pvalue, share
 WORST_FAILURES = 5
 
 
-def render_report(results: dict[str, Any], per_query: list[dict[str, Any]], dataset: Dataset) -> str:
-    """The whole markdown report."""
+def render_report(
+    results: dict[str, Any], per_query: list[dict[str, Any]], dataset: Dataset, figures: dict[str, str] | None = None
+) -> str:
+    """The whole markdown report; ``figures`` maps figure names to relative PNG paths."""
+    figures = figures or {}
     sections = [
         _title(results),
         "## Leaderboard\n\n" + leaderboard_markdown(results),
         "## Pairwise significance (exec@1)\n\n" + _comparisons(results),
         "## Where retrievers fall for near clones\n\n" + _gap_table(results),
-        "## Pool-density ablation\n\n" + _ablation(results),
-        "## Mutation operators that fool each system\n\n" + _operators(results),
+        "## Pool-density ablation\n\n" + _ablation(results) + _figure(figures, "density", "pool-density ablation"),
+        "## Mutation operators that fool each system\n\n" + _operators(results) + _figure(figures, "operators", "per-operator outrank rates"),
         "## Worst near-clone failures\n\n" + _failures(per_query, dataset),
         "## Where the time went\n\n" + _timing(results),
     ]
     return "\n\n".join(sections) + "\n"
+
+
+def _figure(figures: dict[str, str], name: str, alt: str) -> str:
+    return f"\n\n![{alt}]({figures[name]})" if name in figures else ""
 
 
 def _title(results: dict[str, Any]) -> str:

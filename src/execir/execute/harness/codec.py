@@ -1,18 +1,28 @@
 """Exact-type serialisation of call arguments and results (stdlib only).
 
 Only these types cross the judge/candidate boundary, matched by *exact* type (no subclasses):
-``None, bool, int, float (incl. nan/inf), str, bytes, list, tuple, dict, set, frozenset``.
-Anything else raises :class:`CodecError`. Decoding yields plain builtins only, so no candidate
-``__eq__``/``__hash__`` can reach the judge.
+``None, bool, int, float (incl. nan/inf), complex, str, bytes, list, tuple, dict, set, frozenset``,
+the standard containers ``collections.Counter, OrderedDict, defaultdict (without its factory),
+deque``, and the builtin type objects themselves (``int``, ``str``, ... passed as arguments).
+Anything else raises :class:`CodecError`. Decoding yields only these standard types, whose
+``__eq__``/``__hash__`` are the interpreter's own, so no candidate code can reach the judge.
 
-JSON form: None/bool/str/list/float and ints below 2**63 are native JSON; big ints, tuples, dicts,
-sets, frozensets and bytes are one-key objects ``{"I"|"t"|"d"|"s"|"z"|"b": ...}``.
+JSON form: None/bool/str/list/float and ints below 2**63 are native JSON; everything else is a
+one-key object ``{"I"|"t"|"d"|"s"|"z"|"b"|"c"|"C"|"O"|"D"|"Q"|"T": ...}``.
 """
 
 from __future__ import annotations
 
+import builtins
+import collections
+
 MAX_DEPTH = 200
 _BIG = 1 << 63
+_MAPPINGS = {collections.Counter: "C", collections.OrderedDict: "O", collections.defaultdict: "D"}
+_MAPPING_TYPES = {tag: kind for kind, tag in _MAPPINGS.items()}
+_TYPE_NAMES = ("int", "float", "complex", "str", "bytes", "bool", "list", "tuple", "dict", "set", "frozenset", "object")
+_TYPES = {getattr(builtins, name): name for name in _TYPE_NAMES} | {type(None): "NoneType"}
+_TYPES_BY_NAME = {name: kind for kind, name in _TYPES.items()}
 
 
 class CodecError(ValueError):
@@ -40,6 +50,14 @@ def encode(value: object, depth: int = 0) -> object:
         return {"z": [encode(item, depth + 1) for item in value]}
     if kind is bytes:
         return {"b": value.hex()}
+    if kind is complex:
+        return {"c": [value.real, value.imag]}
+    if kind in _MAPPINGS:
+        return {_MAPPINGS[kind]: [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
+    if kind is collections.deque:
+        return {"Q": [encode(item, depth + 1) for item in value]}
+    if kind is type and value in _TYPES:
+        return {"T": _TYPES[value]}
     raise CodecError(f"unsupported type {kind.__module__}.{kind.__qualname__}")
 
 
@@ -59,9 +77,13 @@ def decode(data: object, depth: int = 0) -> object:
         return int(body, 16)
     if tag == "b" and type(body) is str:
         return bytes.fromhex(body)
+    if tag == "T" and type(body) is str and body in _TYPES_BY_NAME:
+        return _TYPES_BY_NAME[body]
+    if tag == "c" and type(body) is list and len(body) == 2 and all(type(x) in (int, float) for x in body):
+        return complex(body[0], body[1])
     if type(body) is not list:
         raise CodecError("malformed value")
-    items = [decode(item, depth + 1) for item in body] if tag != "d" else None
+    items = [decode(item, depth + 1) for item in body] if tag not in ("d", *_MAPPING_TYPES) else None
     try:
         if tag == "t":
             return tuple(items)
@@ -69,9 +91,11 @@ def decode(data: object, depth: int = 0) -> object:
             return set(items)
         if tag == "z":
             return frozenset(items)
-        if tag == "d":
+        if tag == "Q":
+            return collections.deque(items)
+        if tag == "d" or tag in _MAPPING_TYPES:
             pairs = [_pair(item, depth) for item in body]
-            return dict(pairs)
+            return dict(pairs) if tag == "d" else _mapping(tag, pairs)
     except TypeError as exc:  # unhashable key or member
         raise CodecError(f"malformed value: {exc}") from None
     raise CodecError(f"unknown tag {tag!r}")
@@ -81,3 +105,9 @@ def _pair(item: object, depth: int) -> tuple[object, object]:
     if type(item) is not list or len(item) != 2:
         raise CodecError("malformed dict item")
     return decode(item[0], depth + 1), decode(item[1], depth + 1)
+
+
+def _mapping(tag: str, pairs: list[tuple[object, object]]) -> object:
+    if tag == "D":
+        return collections.defaultdict(None, pairs)
+    return _MAPPING_TYPES[tag](dict(pairs))  # Counter(list) would count the pairs themselves
