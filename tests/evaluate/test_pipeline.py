@@ -117,3 +117,20 @@ def test_not_a_dataset(tmp_path: Path) -> None:
 
 def test_manifest_bytes_roundtrip() -> None:
     assert json.loads(json_bytes({"b": 1, "a": [1, 2]})) == {"a": [1, 2], "b": 1}
+
+
+def test_second_evaluation_encodes_nothing(tmp_path: Path) -> None:
+    from execir.retrieve.dense import DenseRetriever
+    from execir.retrieve.encoders import HashingEncoder
+
+    dataset = load_dataset(make_dataset(tmp_path / "ds"))
+    config = EvalConfig(dataset=tmp_path / "ds", out=tmp_path / "out", retrievers=("toy",), bootstrap_resamples=50, progress=False)
+
+    def factory(spec: str) -> DenseRetriever:
+        return DenseRetriever(HashingEncoder(), cache_dir=tmp_path / "emb")
+
+    first = evaluate_systems(dataset, config, Timer(), factory=factory)
+    second = evaluate_systems(dataset, config, Timer(), factory=factory)
+    assert first[0].summary["encoded_texts"] == len(DOCS) + len(QUERIES)
+    assert second[0].summary["encoded_texts"] == 0
+    assert first[0].run == second[0].run

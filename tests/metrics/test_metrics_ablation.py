@@ -68,3 +68,31 @@ def test_errors():
         kept_mutants(docs, -1)
     with pytest.raises(ValueError, match="without a task"):
         density_ablation(qrels, run, docs, {})
+
+
+def test_head_pruning_matches_full_runs_on_tie_heavy_data():
+    """Cut-off measures are computed on each query's pruned head; values equal the full-run path."""
+    import random
+
+    from execir.metrics.ablation import _without
+    from execir.metrics.analyses import DocInfo as Info
+    from execir.metrics.evaluate import evaluate
+
+    rng = random.Random(3)
+    docs = {}
+    qrels = {}
+    for t in range(30):
+        docs[f"c{t}"] = Info(f"T{t}", "canonical", None)
+        qrels[f"q{t}"] = {f"c{t}": 2}
+        for m in range(rng.randint(0, 4)):
+            docs[f"m{t}_{m}"] = Info(f"T{t}", "mutant", "op")
+            qrels[f"q{t}"][f"m{t}_{m}"] = 1
+    run = {q: {d: round(rng.random(), 1) for d in docs} for q in qrels}
+    query_task = {f"q{t}": f"T{t}" for t in range(30)}
+    for ties in ("pessimistic", "trec"):
+        fast = density_ablation(qrels, run, docs, query_task, measures=("exec@1", "ndcg@3", "mrr@5"), ties=ties)
+        for level, values in fast.items():
+            dropped = frozenset(d for d, i in docs.items() if i.kind == "mutant") - kept_mutants(docs, level)
+            full = evaluate(_without(qrels, dropped), _without(run, dropped), ("exec@1", "ndcg@3", "mrr@5"), ties=ties)
+            for measure, per_query in full.items():
+                assert values[measure] == pytest.approx(sum(per_query.values()) / len(per_query), abs=1e-12)

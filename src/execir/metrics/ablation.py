@@ -15,6 +15,7 @@ import numpy as np
 
 from execir.metrics.corpus import DocInfo, task_pools
 from execir.metrics.evaluate import evaluate
+from execir.metrics.measures import parse_measure
 from execir.metrics.ties import TiePolicy
 from execir.types import Qrels, Run
 
@@ -37,6 +38,43 @@ def _without(mapping: Mapping[str, Mapping[str, float]], dropped: frozenset[str]
     return {q: {d: v for d, v in docs.items() if d not in dropped} for q, docs in mapping.items()}
 
 
+class _SortedRun:
+    """Each query's documents sorted by score once, so every level keeps only the head it needs.
+
+    For measures with a cutoff ``k`` only the top ``k`` kept documents matter, plus every document
+    tied with the ``k``-th (the tie policy may reorder them): keeping exactly those is exact.
+    """
+
+    def __init__(self, run: Run) -> None:
+        self.rows: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        for query, scores in run.items():
+            ids = np.array(list(scores), dtype=object)
+            values = np.fromiter(scores.values(), dtype=np.float64, count=len(scores))
+            order = np.argsort(-values, kind="stable")
+            self.rows[query] = (ids[order], values[order])
+
+    def head(self, dropped: frozenset[str], depth: int) -> dict[str, dict[str, float]]:
+        """Per query: the ``depth`` best kept documents and everything tied with the last of them."""
+        out: dict[str, dict[str, float]] = {}
+        for query, (ids, values) in self.rows.items():
+            kept: dict[str, float] = {}
+            last = None
+            for doc, value in zip(ids.tolist(), values.tolist()):
+                if doc in dropped:
+                    continue
+                if len(kept) >= depth and value != last:
+                    break
+                kept[doc] = value
+                last = value
+            out[query] = kept
+        return out
+
+
+def _max_cutoff(measures: Sequence[str]) -> int | None:
+    cutoffs = [parse_measure(m).k for m in measures]
+    return None if any(k is None for k in cutoffs) else max(cutoffs)  # type: ignore[type-var]
+
+
 def density_ablation(
     qrels: Qrels,
     run: Run,
@@ -57,9 +95,12 @@ def density_ablation(
     if missing:
         raise ValueError(f"queries without a task in query_task: {missing[:5]}")
     all_mutants = frozenset(d for d, info in docs.items() if info.kind == "mutant")
+    depth = _max_cutoff(measures)
+    sorted_run = _SortedRun(run) if depth is not None else None
     out: dict[int, dict[str, float]] = {}
     for level in levels:
         dropped = all_mutants - kept_mutants(docs, level, seed=seed)
-        values = evaluate(_without(qrels, dropped), _without(run, dropped), measures, ties=ties)  # type: ignore[arg-type]
+        pruned = sorted_run.head(dropped, depth) if sorted_run is not None and depth is not None else _without(run, dropped)
+        values = evaluate(_without(qrels, dropped), pruned, measures, ties=ties)  # type: ignore[arg-type]
         out[level] = {m: float(np.mean(list(v.values()))) if v else 0.0 for m, v in values.items()}
     return out
