@@ -80,9 +80,28 @@ def format_leaderboard(results: dict[str, Any]) -> str:
         a = s["analyses"]
         rows.append([name, pct(share(a.get("paired_mutant_share_of_misses"))), pct(share(a.get("canonical_below_distractor"))), pct(share(a.get("intrusion@10"))), pct(s["tie_rate"])])
     lines.append(text_table(["system", "paired-mutant share of rank-1 misses", "canonical below distractor", "intrusion@10", "tie rate"], rows))
+    lines += ["", _ablation_line(results), *_blind_operator_lines(results), ""]
     for c in results["comparisons"]:
         lines.append(
             f"{c['a']} vs {c['b']}: exec@1 diff {c['mean_diff']:+.3f} [{c['ci_low']:+.3f}, {c['ci_high']:+.3f}], "
             f"W/T/L {c['win']}/{c['tie']}/{c['loss']}, exact McNemar p={c['p_value']:.3g} (Holm {c['p_holm']:.3g})"
         )
     return "\n".join(lines)
+
+
+def _ablation_line(results: dict[str, Any]) -> str:
+    parts = []
+    for name, system in results["systems"].items():
+        table = system["density_ablation"]
+        parts.append(f"{name} " + " -> ".join(f"{table[level]['exec@1']:.2f}" for level in sorted(table, key=int)))
+    return "exec@1 with 0..4 mutants per task in the pool: " + "; ".join(parts)
+
+
+def _blind_operators(system: dict[str, Any], top: int = 3, min_n: int = 5) -> list[str]:
+    table = system["analyses"].get("per_operator", {})
+    ranked = sorted((-v["rate"], op) for op, v in table.items() if v["n"] >= min_n)
+    return [f"{op} {pct(-rate)} (n={table[op]['n']})" for rate, op in ranked[:top]]
+
+
+def _blind_operator_lines(results: dict[str, Any]) -> list[str]:
+    return [f"operators {name} is most blind to: " + ", ".join(_blind_operators(s)) for name, s in results["systems"].items()]

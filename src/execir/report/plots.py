@@ -41,7 +41,7 @@ def density_plot(results: dict[str, Any]) -> bytes:
         axis.set_ylim(0, 1)
         axis.grid(alpha=0.3)
     axes[0].legend(fontsize=7, loc="upper right")
-    figure.suptitle("Pool-density ablation: every near clone added costs the correct answer rank 1")
+    figure.suptitle("Pool-density ablation (nested pools, same scores)")
     return _png(figure)
 
 
