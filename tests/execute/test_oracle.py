@@ -76,6 +76,33 @@ def test_no_child_process_survives(oracle):
     assert oracle.reliability()["surviving_processes"] == 0
 
 
+def test_no_file_outlives_its_run():
+    """A file left in any writable directory (work dir, /tmp, /dev/shm) is gone for the next run."""
+    writer = textwrap.dedent(
+        """
+        import os
+        def sort_list(xs):
+            for path in ("left", "/tmp/left", "/dev/shm/left", os.path.expanduser("~/left")):
+                try:
+                    open(path, "w").write("x")
+                except OSError:
+                    pass
+            return sorted(xs)
+        """
+    )
+    reader = textwrap.dedent(
+        """
+        import os
+        def sort_list(xs):
+            seen = [p for p in ("left", "/tmp/left", "/dev/shm/left", os.path.expanduser("~/left")) if os.path.exists(p)]
+            return sorted(xs) if not seen else seen
+        """
+    )
+    with Oracle(OracleConfig(workers=1, progress=False)) as one:
+        results = one.run([job(writer), job(reader), job(writer + "# 2\n"), job(reader + "# 2\n")])
+    assert [r.verdict for r in results] == [Verdict.PASS] * 4, results
+
+
 def test_oracle_survives_candidate_killing_its_parent(oracle):
     killer = "import os, signal\ndef sort_list(xs):\n    os.kill(os.getppid(), signal.SIGKILL)\n    os.kill(1, signal.SIGKILL)\n    return sorted(xs)\n"
     results = oracle.run([job(killer), job(GOOD + "# after killer\n"), job(BAD + "# after killer\n")])

@@ -46,6 +46,21 @@ class SlotCgroup:
             path.mkdir(parents=True, exist_ok=True)
         self._memory_mb = 0
         self._pids = 0
+        self._fds: dict[Path, int] = {}
+
+    def _read(self, controller: str, name: str) -> str:
+        """Re-read a control file through an fd kept open (``pread`` at 0 regenerates it): ~1 us
+        instead of ~25 us for open/read/close, and the host reads several per run."""
+        path = self.dirs[controller] / name
+        fd = self._fds.get(path)
+        if fd is None:
+            fd = self._fds[path] = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        chunks = []
+        offset = 0
+        while chunk := os.pread(fd, 1 << 16, offset):
+            chunks.append(chunk)
+            offset += len(chunk)
+        return b"".join(chunks).decode()
 
     def add(self, pid: int) -> None:
         """Move ``pid`` into every controller (call before it starts the sandbox)."""
@@ -65,8 +80,8 @@ class SlotCgroup:
     def cpu_seconds(self) -> float:
         """CPU time consumed by everything ever in the group."""
         if self.version == 1:
-            return int((self.dirs["cpuacct"] / "cpuacct.usage").read_text()) / 1e9
-        for line in (self.dirs["cpuacct"] / "cpu.stat").read_text().splitlines():
+            return int(self._read("cpuacct", "cpuacct.usage")) / 1e9
+        for line in self._read("cpuacct", "cpu.stat").splitlines():
             if line.startswith("usage_usec"):
                 return int(line.split()[1]) / 1e6
         return 0.0
@@ -74,15 +89,15 @@ class SlotCgroup:
     def memory_failures(self) -> int:
         """Count of allocations refused at the memory limit (v1 failcnt, v2 max events)."""
         if self.version == 1:
-            return int((self.dirs["memory"] / "memory.failcnt").read_text())
-        for line in (self.dirs["memory"] / "memory.events").read_text().splitlines():
+            return int(self._read("memory", "memory.failcnt"))
+        for line in self._read("memory", "memory.events").splitlines():
             if line.startswith("oom_kill"):
                 return int(line.split()[1])
         return 0
 
     def procs(self) -> set[int]:
         """Pids currently in the group."""
-        return {int(p) for p in (self.dirs["pids"] / "cgroup.procs").read_text().split()}
+        return {int(p) for p in self._read("pids", "cgroup.procs").split()}
 
     def kill_except(self, keep: set[int], rounds: int = 20) -> int:
         """SIGKILL every member not in ``keep`` until none remain; returns how many were found."""
@@ -103,6 +118,9 @@ class SlotCgroup:
     def remove(self) -> None:
         """Kill what is left and remove the group(s)."""
         self.kill_except(set())
+        for fd in self._fds.values():
+            os.close(fd)
+        self._fds.clear()
         for path in set(self.dirs.values()):
             for _ in range(50):
                 try:

@@ -116,7 +116,7 @@ def server_launch(level: str, interp: Interpreter, ctrl_fd: int, host_dir: str, 
     if level == "unshare":
         inner = " && ".join(f"mount -t tmpfs -o size={tmp_mb}m,mode=1777 tmpfs {d}" for d in ("/tmp", "/var/tmp", "/dev/shm"))
         argv = ["unshare", "--pid", "--fork", "--mount-proc", "--net", "--ipc", "--uts", "--kill-child", "--", "/bin/sh", "-c", inner + ' && exec "$@"', "sh", "setpriv", "--reuid", "{uid}", "--regid", "{uid}", "--clear-groups", "--", *py, script, str(ctrl_fd)]
-        return ServerLaunch(argv, dict(ENV, HOME="/tmp"), "/tmp/execir-work", "pidns", ["/dev/shm", "/var/tmp"], (ctrl_fd,)), []
+        return ServerLaunch(argv, dict(ENV, HOME="/tmp"), "/tmp", "pidns", ["/dev/shm", "/var/tmp"], (ctrl_fd,)), []
     sweep = "uid" if level == "uid" else "pgrp"
     return ServerLaunch([*py, script, str(ctrl_fd)], dict(ENV, HOME=host_dir), host_dir, sweep, [], (ctrl_fd,)), []
 
@@ -138,7 +138,7 @@ def _bwrap(py: list[str], interp: Interpreter, ctrl_fd: int, tmp_mb: int) -> tup
     for key, value in dict(ENV, HOME="/tmp").items():
         argv += ["--setenv", key, value]
     argv += ["--remount-ro", "/", "--chdir", "/tmp", *py, "/harness/server.py", str(ctrl_fd)]
-    return ServerLaunch(argv, {"PATH": "/usr/bin:/bin"}, "/tmp/work", "pidns", ["/dev/shm"], (ctrl_fd, *fds)), fds
+    return ServerLaunch(argv, {"PATH": "/usr/bin:/bin"}, "/tmp", "pidns", ["/dev/shm"], (ctrl_fd, *fds)), fds
 
 
 def judge_argv(interp: Interpreter, ctrl_fd: int, cpu: int | None) -> list[str]:

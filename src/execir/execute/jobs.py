@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from execir.execute.limits import Limits
 from execir.types import TestSuite, Verdict
 
-ORACLE_VERSION = "execir-oracle/1"
+ORACLE_VERSION = "execir-oracle/2"
+"""2: the sandbox wipes all of its /tmp between runs (1 let a file in /tmp outlive its run)."""
 
 
 @dataclass(frozen=True)

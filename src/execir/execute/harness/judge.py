@@ -28,6 +28,20 @@ import frames  # noqa: E402
 
 
 clock: dict[str, float] = {}
+_CODE_CACHE: dict[tuple[str, str], object] = {}
+CODE_CACHE_SIZE = 512
+
+
+def compiled(source: str, name: str):  # type: ignore[no-untyped-def]
+    """``compile`` memoised by source text: a task's tests and reference are the same for every
+    candidate, and code objects are immutable, so each job still execs into a fresh namespace."""
+    key = (source, name)
+    code = _CODE_CACHE.get(key)
+    if code is None:
+        if len(_CODE_CACHE) >= CODE_CACHE_SIZE:
+            _CODE_CACHE.clear()
+        code = _CODE_CACHE[key] = compile(source, name, "exec")
+    return code
 
 
 class ProtocolViolation(BaseException):
@@ -118,16 +132,16 @@ def evaluate(msg: dict, chan: socket.socket) -> dict:
     entry = msg["entry_point"]
     try:
         if msg.get("reference"):
-            exec(compile(msg["reference"], "<reference>", "exec"), namespace)
+            exec(compiled(msg["reference"], "<reference>"), namespace)
         namespace[entry] = proxy
-        exec(compile(msg["code"], "<tests>", "exec"), namespace)
+        exec(compiled(msg["code"], "<tests>"), namespace)
     except BaseException as exc:  # noqa: BLE001 - the task's own code is broken
         return {"ready": True, "judge_error": f"{type(exc).__name__}: {exc}"[:500]}
     namespace[entry] = proxy
     if msg["kind"] == "check":
         outcomes = [_outcome(lambda: namespace["check"](proxy))]
     else:
-        outcomes = [_outcome(lambda a=a: exec(compile(a, "<assert>", "exec"), namespace)) for a in msg["asserts"]]
+        outcomes = [_outcome(lambda a=a: exec(compiled(a, "<assert>"), namespace)) for a in msg["asserts"]]
     clock["done"] = time.monotonic()
     if not proxy.violation:
         try:
