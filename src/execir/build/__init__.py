@@ -1,0 +1,1 @@
+"""ExecIR build stage."""

@@ -1,0 +1,128 @@
+"""One benchmark build: load tasks, verify by execution, assemble, write (I/O at the ends)."""
+
+from __future__ import annotations
+
+import platform
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from execir import __version__
+from execir.build.assemble import assemble_text_to_code
+from execir.build.config import BuildConfig
+from execir.build.verify import VerifyOutcome, verify
+from execir.build.writer import atomic_write_bytes, CORPUS, MANIFEST, QRELS, QUERIES, json_bytes, jsonl_bytes, qrels_bytes, sha256_hex, write_dataset
+from execir.errors import ExecIRError
+from execir.execute import Oracle, OracleConfig
+from execir.tasks import bundled_humaneval_path, load_humaneval, load_mbpp
+from execir.tasks.reader import read_text
+from execir.types import Task
+
+DATASET_FORMAT = "execir-dataset/1"
+BUILD_REPORT = "build_report.json"
+
+
+@dataclass(frozen=True)
+class BuildSummary:
+    """What a build produced, for printing."""
+
+    out: Path
+    manifest: dict[str, Any]
+    report: dict[str, Any]
+
+
+def load_tasks(config: BuildConfig) -> list[Task]:
+    """Load the configured task source."""
+    if config.source == "humaneval":
+        tasks = load_humaneval(config.path)
+    elif config.source == "mbpp":
+        tasks = load_mbpp(_required_path(config))
+    elif config.source == "jsonl":
+        tasks = load_humaneval(_required_path(config), source="jsonl")
+    else:
+        raise ExecIRError(f"unknown task source '{config.source}' (expected humaneval, mbpp or jsonl)")
+    return tasks[: config.limit_tasks] if config.limit_tasks else tasks
+
+
+def source_path(config: BuildConfig) -> Path:
+    """The file the tasks came from (the bundled HumanEval when none was given)."""
+    return config.path or bundled_humaneval_path()
+
+
+def _required_path(config: BuildConfig) -> Path:
+    if config.path is None:
+        raise ExecIRError(f"'execir build {config.source}' needs --path FILE")
+    return config.path
+
+
+def build(config: BuildConfig, oracle_config: OracleConfig) -> BuildSummary:
+    """Build the dataset described by ``config`` into ``config.out``."""
+    started = time.perf_counter()
+    tasks = load_tasks(config)
+    with Oracle(oracle_config) as oracle:
+        outcome = verify(tasks, oracle, config)
+        reliability = oracle.reliability()
+    records = assemble_text_to_code(outcome.verified)
+    files = {
+        CORPUS: jsonl_bytes(records.corpus),
+        QUERIES: jsonl_bytes(records.queries),
+        QRELS: qrels_bytes(records.qrels),
+    }
+    manifest = _manifest(config, tasks, outcome, records.counts, reliability)
+    manifest = write_dataset(config.out, files, manifest)
+    report = {
+        "wall_seconds": round(time.perf_counter() - started, 3),
+        "oracle": reliability,
+        "manifest_sha256": sha256_hex(json_bytes(manifest)),
+    }
+    atomic_write_bytes(config.out / BUILD_REPORT, json_bytes(report))
+    return BuildSummary(config.out, manifest, report)
+
+
+def _manifest(
+    config: BuildConfig, tasks: list[Task], outcome: VerifyOutcome, counts: dict[str, Any], reliability: dict[str, Any]
+) -> dict[str, Any]:
+    path = source_path(config)
+    admitted = len(outcome.verified)
+    considered = admitted + sum(1 for e in outcome.excluded if e.reason.startswith("canonical does not pass"))
+    return {
+        "format": DATASET_FORMAT,
+        "toolkit": {"name": "execir", "version": __version__},
+        "task": "text-to-code",
+        "language": "python",
+        "source": {"name": config.source, "file": path.name, "sha256": sha256_hex(read_text(path).encode("utf-8"))},
+        "config": config.to_json(),
+        "relevance": {"2": "canonical (passes)", "1": "same-task mutant verified to fail", "0": "other tasks (implicit)"},
+        "counts": {
+            **counts,
+            "tasks_loaded": len(tasks),
+            "tasks_kept": admitted,
+            "candidates_generated": outcome.candidates_generated,
+            "candidates_executed": outcome.candidates_executed,
+            "rejected": dict(sorted(outcome.rejected.items())),
+        },
+        "excluded": [{"task_id": e.task_id, "reason": e.reason} for e in outcome.excluded],
+        "oracle": {
+            **_stable_oracle_facts(reliability),
+            "ground_truth_pass_rate": round(admitted / considered, 6) if considered else None,
+            "flaky": sorted(outcome.flaky),
+            "mutant_verdicts": dict(sorted(outcome.verdicts.items())),
+            "timeouts": outcome.timeouts,
+            "near_limit_timeout_share": round(outcome.near_limit_timeouts / outcome.timeouts, 6) if outcome.timeouts else 0.0,
+        },
+        "runtime": {"python": platform.python_version(), "implementation": platform.python_implementation()},
+    }
+
+
+_STABLE_KEYS = ("oracle_version", "isolation", "level", "limits_policy", "runtime")
+
+
+def _stable_oracle_facts(reliability: dict[str, Any]) -> dict[str, Any]:
+    """The parts of the oracle's reliability report that do not vary between identical builds."""
+    return {k: reliability[k] for k in _STABLE_KEYS if k in reliability}
+
+
+def manifest_path(out: Path) -> Path:
+    """Path of a dataset's manifest."""
+    return out / MANIFEST

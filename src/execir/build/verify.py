@@ -1,0 +1,145 @@
+"""Generate -> execute -> keep: prove each canonical correct and each kept mutant wrong.
+
+For every task the canonical must PASS ``canonical_repeats`` times; its CPU time sets the time
+budget of its mutants. Mutant candidates are tried in the seeded priority order of
+:func:`execir.mutate.order_candidates`, in rounds across all tasks (so the oracle runs them in
+parallel), until ``max_mutants`` verified failures per task are found or the candidates run out.
+A candidate that PASSES is equivalent under the tests and rejected; a FLAKY one is rejected too.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from execir.build.config import BuildConfig
+from execir.execute import ExecResult, Job, Limits, Oracle
+from execir.mutate import generate_mutants, order_candidates
+from execir.types import ExcludedTask, Mutant, Task, Verdict
+
+
+@dataclass(frozen=True)
+class KeptMutant:
+    """A mutant proven to fail, with the verdict that proves it."""
+
+    mutant: Mutant
+    result: ExecResult
+
+
+@dataclass
+class VerifiedTask:
+    """A task whose canonical passed, with its verified-failing mutants."""
+
+    task: Task
+    limits: Limits
+    canonical_seconds: float
+    mutants: list[KeptMutant] = field(default_factory=list)
+    candidates: list[Mutant] = field(default_factory=list)
+    tried: int = 0
+
+
+@dataclass
+class VerifyOutcome:
+    """Result of verification over all tasks."""
+
+    verified: list[VerifiedTask]
+    excluded: list[ExcludedTask]
+    rejected: Counter[str]
+    candidates_generated: int
+    candidates_executed: int
+    verdicts: Counter[str]
+    flaky: list[str]
+    timeouts: int = 0
+    near_limit_timeouts: int = 0
+    """TIMEOUTs whose CPU time stayed under the budget (ended by the wall backstop): the labels a
+    loaded machine could flip, which the oracle re-ran serially before accepting."""
+
+
+def admit_tasks(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig) -> tuple[list[VerifiedTask], list[ExcludedTask]]:
+    """Run every canonical ``canonical_repeats`` times; keep tasks whose canonical always passes."""
+    admitted: list[VerifiedTask] = []
+    excluded: list[ExcludedTask] = []
+    seen_texts: dict[str, str] = {}
+    for task in tasks:
+        if task.solution in seen_texts:
+            excluded.append(ExcludedTask(task.task_id, f"canonical identical to {seen_texts[task.solution]}"))
+            continue
+        seen_texts[task.solution] = task.task_id
+    candidates = [t for t in tasks if seen_texts.get(t.solution) == t.task_id]
+    admissions = oracle.admit_canonicals(
+        [(t.solution, t.tests, t.entry_point) for t in candidates], repeats=config.canonical_repeats
+    )
+    for task, admission in zip(candidates, admissions):
+        if admission.ok:
+            admitted.append(VerifiedTask(task, admission.limits, admission.cpu_seconds))
+        else:
+            excluded.append(ExcludedTask(task.task_id, f"canonical does not pass its own tests: {admission.reason}"))
+    order = {t.task_id: i for i, t in enumerate(tasks)}
+    excluded.sort(key=lambda e: order[e.task_id])
+    return admitted, excluded
+
+
+def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig) -> VerifyOutcome:
+    """Admit canonicals, then find up to ``max_mutants`` verified-failing mutants per task."""
+    admitted, excluded = admit_tasks(tasks, oracle, config)
+    texts = {v.task.solution for v in admitted}
+    generated = 0
+    for item in admitted:
+        candidates = generate_mutants(item.task.task_id, item.task.solution)
+        generated += len(candidates)
+        ordered = order_candidates(candidates, seed=config.seed)
+        item.candidates = [m for m in ordered if m.text not in texts][: config.max_candidates_per_task]
+    rejected: Counter[str] = Counter()
+    verdicts: Counter[str] = Counter()
+    flaky: list[str] = []
+    executed = 0
+    timeouts = near_limit = 0
+    round_number = 0
+    while True:
+        batch = _next_batch(admitted, config.max_mutants)
+        if not batch:
+            break
+        round_number += 1
+        jobs = [Job(m.text, v.task.tests, v.task.entry_point, v.limits, reference=v.task.solution) for v, m in batch]
+        results = oracle.run(jobs, desc=f"mutants round {round_number}")
+        executed += len(jobs)
+        for (item, mutant), result in zip(batch, results):
+            verdicts[result.verdict.value] += 1
+            if result.verdict is Verdict.TIMEOUT:
+                timeouts += 1
+                near_limit += result.seconds < item.limits.cpu_seconds
+            reason = _keep_or_reject(item, mutant, result, texts, config.max_mutants)
+            if reason:
+                rejected[reason] += 1
+                if reason == "flaky":
+                    flaky.append(f"{item.task.task_id} {mutant.operator} line {mutant.edit.line}")
+    return VerifyOutcome(admitted, excluded, rejected, generated, executed, verdicts, flaky, timeouts, near_limit)
+
+
+def _next_batch(items: list[VerifiedTask], max_mutants: int) -> list[tuple[VerifiedTask, Mutant]]:
+    """Next candidates per task: one more than still needed (about one in eight mutants is equivalent)."""
+    batch = []
+    for item in items:
+        need = max_mutants - len(item.mutants)
+        if need <= 0:
+            continue
+        take = item.candidates[item.tried : item.tried + need + 1]
+        item.tried += len(take)
+        batch.extend((item, m) for m in take)
+    return batch
+
+
+def _keep_or_reject(item: VerifiedTask, mutant: Mutant, result: ExecResult, texts: set[str], max_mutants: int) -> str | None:
+    """Keep a verified failure (returns None) or name the reason it was not kept."""
+    if result.verdict is Verdict.PASS:
+        return "passes_tests"
+    if result.verdict is Verdict.FLAKY:
+        return "flaky"
+    if mutant.text in texts:
+        return "duplicate_text"
+    if len(item.mutants) >= max_mutants:
+        return "surplus"
+    item.mutants.append(KeptMutant(mutant, result))
+    texts.add(mutant.text)
+    return None

@@ -1,0 +1,118 @@
+"""End-to-end builds on small task files: real mutation, real execution, real files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from execir.build.config import BuildConfig
+from execir.build.pipeline import build
+from execir.build.writer import CORPUS, MANIFEST, QRELS, QUERIES
+from execir.execute import OracleConfig
+
+TASKS = [
+    {
+        "task_id": "toy/max",
+        "prompt": 'def largest(xs):\n    """Return the largest element of a non-empty list."""\n',
+        "canonical_solution": "    best = xs[0]\n    for x in xs[1:]:\n        if x > best:\n            best = x\n    return best\n",
+        "test": "def check(candidate):\n    assert candidate([1, 5, 2]) == 5\n    assert candidate([7]) == 7\n    assert candidate([-3, -1, -2]) == -1\n",
+        "entry_point": "largest",
+    },
+    {
+        "task_id": "toy/count",
+        "prompt": 'def count_below(xs, limit):\n    """Count how many numbers are strictly below the limit."""\n',
+        "canonical_solution": "    total = 0\n    for x in xs:\n        if x < limit:\n            total += 1\n    return total\n",
+        "test": "def check(candidate):\n    assert candidate([1, 2, 3], 2) == 1\n    assert candidate([], 5) == 0\n    assert candidate([5, 5, 4], 5) == 1\n",
+        "entry_point": "count_below",
+    },
+    {
+        "task_id": "toy/broken",
+        "prompt": 'def double(x):\n    """Double a number."""\n',
+        "canonical_solution": "    return x * 3\n",
+        "test": "def check(candidate):\n    assert candidate(2) == 4\n",
+        "entry_point": "double",
+    },
+]
+
+
+def _tasks_file(tmp_path: Path) -> Path:
+    path = tmp_path / "tasks.jsonl"
+    path.write_text("".join(json.dumps(t) + "\n" for t in TASKS), encoding="utf-8")
+    return path
+
+
+def _build(tmp_path: Path, out: str, cache: Path, seed: int = 0) -> dict:
+    config = BuildConfig(source="jsonl", path=_tasks_file(tmp_path), out=tmp_path / out, seed=seed, max_mutants=4)
+    return build(config, OracleConfig(workers=2, cache_path=cache, progress=False)).manifest
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    tmp = tmp_path_factory.mktemp("build")
+    return tmp, _build(tmp, "a", tmp / "cache.sqlite")
+
+
+def test_layout_and_graded_qrels(built: tuple[Path, dict]) -> None:
+    tmp, manifest = built
+    out = tmp / "a"
+    corpus = [json.loads(line) for line in (out / CORPUS).read_text().splitlines()]
+    queries = [json.loads(line) for line in (out / QUERIES).read_text().splitlines()]
+    qrels = (out / QRELS).read_text().splitlines()
+    assert qrels[0] == "query-id\tcorpus-id\tscore"
+    assert {q["_id"] for q in queries} == {"toy/max", "toy/count"}
+    assert [e["task_id"] for e in manifest["excluded"]] == ["toy/broken"]
+    kinds = {d["_id"]: d["metadata"]["kind"] for d in corpus}
+    for row in qrels[1:]:
+        _, doc, grade = row.split("\t")
+        assert (kinds[doc], grade) in {("canonical", "2"), ("mutant", "1")}
+    mutants = [d for d in corpus if d["metadata"]["kind"] == "mutant"]
+    assert mutants and all(d["metadata"]["verdict"] in {"FAIL", "TIMEOUT", "ERROR"} for d in mutants)
+    assert all(d["metadata"]["edit"]["before"] != d["metadata"]["edit"]["after"] for d in mutants)
+    texts = [d["text"] for d in corpus]
+    assert len(texts) == len(set(texts))
+    for query in queries:  # no document contains its query's text
+        assert all(query["text"] not in t for t in texts)
+
+
+def test_manifest_hashes_match_files(built: tuple[Path, dict]) -> None:
+    import hashlib
+
+    tmp, manifest = built
+    for name, digest in manifest["files"].items():
+        assert hashlib.sha256((tmp / "a" / name).read_bytes()).hexdigest() == digest
+    assert manifest["counts"]["rejected"].get("passes_tests", 0) >= 1  # equivalent mutants exist and are rejected
+
+
+def test_same_seed_is_byte_identical_and_rebuild_executes_nothing(built: tuple[Path, dict]) -> None:
+    tmp, _ = built
+    _build(tmp, "b", tmp / "cache.sqlite")
+    for name in (CORPUS, QUERIES, QRELS, MANIFEST):
+        assert (tmp / "a" / name).read_bytes() == (tmp / "b" / name).read_bytes(), name
+    report = json.loads((tmp / "b" / "build_report.json").read_text())
+    assert report["oracle"]["runs_executed"] == 0
+
+
+def test_fresh_cache_gives_identical_dataset(built: tuple[Path, dict]) -> None:
+    tmp, _ = built
+    _build(tmp, "c", tmp / "other-cache.sqlite")
+    for name in (CORPUS, QUERIES, QRELS, MANIFEST):
+        assert (tmp / "a" / name).read_bytes() == (tmp / "c" / name).read_bytes(), name
+
+
+def test_mutant_that_passes_the_tests_is_rejected(tmp_path: Path) -> None:
+    from execir.build.verify import verify
+    from execir.execute import Oracle
+    from execir.tasks import load_humaneval
+
+    (task,) = [t for t in load_humaneval(_tasks_file(tmp_path), source="jsonl") if t.task_id == "toy/max"]
+    config = BuildConfig(source="jsonl", path=None, out=tmp_path, max_mutants=100)
+    with Oracle(OracleConfig(workers=2, cache_path=None, progress=False)) as oracle:
+        outcome = verify([task], oracle, config)
+    kept = {k.mutant.text for k in outcome.verified[0].mutants}
+    equivalent = task.solution.replace("if x > best", "if x >= best")  # same answers on every input
+    assert equivalent not in kept
+    assert outcome.rejected["passes_tests"] >= 1
+    assert outcome.candidates_executed == len(outcome.verified[0].candidates)  # all tried
+    assert all(k.result.verdict.is_failure for k in outcome.verified[0].mutants)
