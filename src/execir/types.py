@@ -67,6 +67,8 @@ class TestSuite:
     * ``stdio``: ``stdio_cases`` feed stdin and compare stdout.
     """
 
+    __test__ = False  # not a pytest test class, despite the name
+
     kind: TestKind
     code: str = ""
     asserts: tuple[str, ...] = ()

@@ -13,7 +13,7 @@ from execir.build.pipeline import build
 from execir.evaluate.config import DEFAULT_RETRIEVERS, EvalConfig
 from execir.evaluate.runner import run_evaluation
 from execir.execute import OracleConfig
-from execir.paths import verdict_cache_path
+from execir.paths import embedding_cache_dir, verdict_cache_path
 from execir.report.markdown import LEADERBOARD_HEADER, leaderboard_rows
 from execir.report.tables import pct, share, text_table
 
@@ -37,14 +37,14 @@ def _add_eval_options(parser: argparse.ArgumentParser, *, with_out: bool = True)
         parser.add_argument("--out", type=Path, required=True, help="output directory for results")
     parser.add_argument("--ties", choices=("pessimistic", "trec"), default="pessimistic", help="tie policy")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--cache-dir", type=Path, default=None, help="embedding cache directory")
+    parser.add_argument("--cache-dir", type=Path, default=None, help="embedding cache directory (default: $EXECIR_CACHE_DIR/embeddings)")
     parser.add_argument("--no-progress", action="store_true")
 
 
 def _eval_config(args: argparse.Namespace, dataset: Path, out: Path, retrievers: tuple[str, ...]) -> EvalConfig:
     return EvalConfig(
         dataset=dataset, out=out, retrievers=retrievers, ties=args.ties, seed=args.seed,
-        cache_dir=args.cache_dir, progress=not args.no_progress,
+        cache_dir=args.cache_dir or embedding_cache_dir(), progress=not args.no_progress,
     )
 
 
