@@ -34,7 +34,8 @@ test-all: setup
 	$(BIN)/python -m pytest -q
 
 bench: setup
-	$(BIN)/python benchmarks/run_all.py
+	$(BIN)/pip install -q rank-bm25 faiss-cpu threadpoolctl
+	for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) .execir-cache out
