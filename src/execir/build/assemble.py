@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from execir.build.verify import VerifiedTask
+from execir.build.verify import KeptMutant, VerifiedTask
 from execir.types import Relevance
 
 
@@ -53,16 +53,16 @@ def assemble_text_to_code(verified: Sequence[VerifiedTask]) -> DatasetRecords:
             corpus.append(_mutant_record(kept, mutant_id))
             qrels.append((task.task_id, mutant_id, int(Relevance.HARD_NEGATIVE)))
             per_operator[kept.mutant.operator] += 1
-    counts = {
+    per_task = Counter(len(v.mutants) for v in verified)
+    counts: dict[str, Any] = {
         "queries": len(queries),
         "documents": len(corpus),
         "canonical": len(queries),
         "mutant": len(corpus) - len(queries),
         "tasks_with_mutants": sum(1 for v in verified if v.mutants),
         "per_operator": dict(sorted(per_operator.items())),
-        "mutants_per_task": Counter(len(v.mutants) for v in verified),
+        "mutants_per_task": {str(k): n for k, n in sorted(per_task.items())},
     }
-    counts["mutants_per_task"] = {str(k): n for k, n in sorted(counts["mutants_per_task"].items())}
     return DatasetRecords(corpus, queries, qrels, counts)
 
 
@@ -83,7 +83,7 @@ def _canonical_record(item: VerifiedTask, identifier: str) -> dict[str, Any]:
     }
 
 
-def _mutant_record(kept: Any, identifier: str) -> dict[str, Any]:
+def _mutant_record(kept: KeptMutant, identifier: str) -> dict[str, Any]:
     mutant = kept.mutant
     return {
         "_id": identifier,

@@ -119,7 +119,7 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig) -> Verify
 
 def _next_batch(items: list[VerifiedTask], max_mutants: int) -> list[tuple[VerifiedTask, Mutant]]:
     """Next candidates per task: one more than still needed (about one in eight mutants is equivalent)."""
-    batch = []
+    batch: list[tuple[VerifiedTask, Mutant]] = []
     for item in items:
         need = max_mutants - len(item.mutants)
         if need <= 0:

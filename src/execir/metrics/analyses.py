@@ -61,8 +61,8 @@ class _QueryView:
 
 def _views(qrels: Qrels, run: Run, docs: Mapping[str, DocInfo], query_task: Mapping[str, str], ties: TiePolicy) -> dict[str, _QueryView]:
     pools = task_pools(docs)
-    empty = {"canonical": [], "mutant": []}
-    views = {}
+    empty: dict[str, list[str]] = {"canonical": [], "mutant": []}
+    views: dict[str, _QueryView] = {}
     for qid in qrels:
         pool = pools.get(_task_of(qid, query_task), empty)
         ranking = rank_run({qid: run.get(qid, {})}, qrels, ties=ties)[qid]
@@ -112,7 +112,7 @@ def _per_query(docs: Mapping[str, DocInfo], run: Run, qid: str, view: _QueryView
         "canonical_rank": view.ranks.get(canonical) if canonical else None,
         "canonical_score": run.get(qid, {}).get(canonical) if canonical else None,
         "top1_doc": top,
-        "top1_kind": docs[top].kind if top in docs else None,
+        "top1_kind": docs[top].kind if top is not None and top in docs else None,
         "beaten_by": view.beaten_by(),
     }
 

@@ -26,7 +26,8 @@ def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 
 
 def _exec(ranked: RelevantRanks, k: int | None) -> np.ndarray:
-    return _within(ranked, k).any(axis=1).astype(np.float64)
+    # np.asarray: the stubs type ``ndarray.any(axis=...)`` as possibly a scalar; here it is (n_queries,)
+    return np.asarray(_within(ranked, k).any(axis=1), dtype=np.float64)
 
 
 def _precision(ranked: RelevantRanks, k: int | None) -> np.ndarray:

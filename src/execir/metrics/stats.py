@@ -17,7 +17,7 @@ _CHUNK = 256
 """Bootstrap resamples drawn per block (bounds memory; part of the seeded stream's definition)."""
 
 
-def _vector(values: Sequence[float], name: str = "values") -> np.ndarray:
+def _vector(values: Sequence[float] | np.ndarray, name: str = "values") -> np.ndarray:
     array = np.asarray(values, dtype=np.float64)
     if array.ndim != 1 or array.size == 0:
         raise ValueError(f"{name} must be a non-empty 1-d sequence of numbers")
@@ -26,7 +26,7 @@ def _vector(values: Sequence[float], name: str = "values") -> np.ndarray:
     return array
 
 
-def _pair(a: Sequence[float], b: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+def _pair(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     x, y = _vector(a, "a"), _vector(b, "b")
     if x.shape != y.shape:
         raise ValueError(f"paired vectors differ in length: {x.size} != {y.size}")
@@ -34,7 +34,7 @@ def _pair(a: Sequence[float], b: Sequence[float]) -> tuple[np.ndarray, np.ndarra
 
 
 def bootstrap_ci(
-    values: Sequence[float], *, n_resamples: int = 2000, confidence: float = 0.95, seed: int = 0
+    values: Sequence[float] | np.ndarray, *, n_resamples: int = 2000, confidence: float = 0.95, seed: int = 0
 ) -> tuple[float, float, float]:
     """Query-bootstrap percentile CI of the mean: ``(mean, low, high)``."""
     x = _vector(values)
@@ -56,7 +56,9 @@ def _binary(x: np.ndarray, name: str) -> np.ndarray:
     return x.astype(bool)
 
 
-def mcnemar_exact(a: Sequence[bool | float], b: Sequence[bool | float]) -> dict[str, float | int]:
+def mcnemar_exact(
+    a: Sequence[bool | float] | np.ndarray, b: Sequence[bool | float] | np.ndarray
+) -> dict[str, float | int]:
     """Exact two-sided McNemar test on paired binary outcomes.
 
     ``b01``: pairs with a=0, b=1; ``b10``: a=1, b=0;
@@ -85,7 +87,7 @@ def holm(p_values: Mapping[str, float]) -> dict[str, float]:
     return {name: adjusted[name] for name in p_values}
 
 
-def win_tie_loss(a: Sequence[float], b: Sequence[float]) -> dict[str, int]:
+def win_tie_loss(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> dict[str, int]:
     """Queries where a > b (win), a == b (tie), a < b (loss)."""
     x, y = _pair(a, b)
     return {"win": int((x > y).sum()), "tie": int((x == y).sum()), "loss": int((x < y).sum())}

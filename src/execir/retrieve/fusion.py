@@ -76,7 +76,12 @@ class HybridRetriever:
 
     def config(self) -> dict[str, Any]:
         """JSON-able resolved configuration."""
-        parts = [p.config() if callable(getattr(p, "config", None)) else {"name": p.name}
-                 for p in self.parts]
+        parts = [_part_config(p) for p in self.parts]
         return {"retriever": "hybrid", "fusion": "rrf", "k": self.k, "depth": self.depth,
                 "parts": parts}
+
+
+def _part_config(part: Retriever) -> dict[str, Any]:
+    """A part's own ``config()`` when it has one (not part of the protocol), else its name."""
+    config = getattr(part, "config", None)
+    return config() if callable(config) else {"name": part.name}

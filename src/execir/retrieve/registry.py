@@ -20,6 +20,7 @@ from execir.errors import ExecIRError, MissingDependencyError
 from execir.retrieve.base import Retriever
 from execir.retrieve.bm25 import BM25Retriever
 from execir.retrieve.dense import DenseRetriever
+from execir.retrieve.encoders import Encoder
 from execir.retrieve.fusion import HybridRetriever
 from execir.retrieve.st import INSTALL_HINT, SentenceTransformerEncoder
 
@@ -73,14 +74,12 @@ def get_retriever(
     """Build the retriever named by ``spec`` (see the module docstring for the grammar)."""
     spec = spec.strip()
     kind, _, arg = spec.partition(":")
-    opts = {"cache_dir": cache_dir, "batch_size": batch_size, "device": device,
-            "progress": progress}
     if kind == "bm25" and not arg:
         return BM25Retriever(progress=progress)
     if kind == "dense":
         if spec == "dense:":
             raise _bad_spec(spec, "empty model")
-        encoder = _dense_encoder(arg or None, device=device, progress=progress)
+        encoder: Encoder = _dense_encoder(arg or None, device=device, progress=progress)
         return DenseRetriever(encoder, cache_dir=cache_dir, batch_size=batch_size)
     if kind == "hybrid":
         parts = arg.split("+") if arg else ["bm25", "dense"]
@@ -88,7 +87,8 @@ def get_retriever(
             raise _bad_spec(spec, "hybrid takes exactly two specs joined by '+'")
         if any(p.startswith("hybrid") for p in parts):
             raise _bad_spec(spec, "hybrid parts cannot be hybrid")
-        return HybridRetriever([get_retriever(p, **opts) for p in parts])  # type: ignore[arg-type]
+        return HybridRetriever([get_retriever(p, cache_dir=cache_dir, batch_size=batch_size,
+                                              device=device, progress=progress) for p in parts])
     if kind == "api":
         from execir.retrieve.api import api_encoder
 

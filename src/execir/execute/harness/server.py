@@ -19,7 +19,6 @@ import select
 import signal
 import socket
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
