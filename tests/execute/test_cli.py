@@ -50,3 +50,18 @@ def test_selftest_json():
     out = _execir("selftest", "--json", timeout=300)
     figures = json.loads(out.stdout)
     assert figures["false_pass"] == 0 and figures["mislabels"] == 0 and out.returncode == 0
+
+
+def test_stdio_cases_need_no_entry_point(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    program = tmp_path / "p.py"
+    program.write_text("import sys\nprint(int(sys.stdin.read()) * 2)\n")
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps([{"input": "3\n", "output": "6\n"}, {"input": "5", "output": "10"}]))
+    done = subprocess.run([sys.executable, "-m", "execir.cli", "exec", "--program", str(program), "--stdio-cases", str(cases), "--json"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["verdict"] == "PASS" and json.loads(done.stdout)["per_test"] == [True, True]

@@ -20,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--program", type=Path, required=True, help="candidate module source")
     run.add_argument("--tests", type=Path, help="Python file defining check(candidate) (HumanEval style)")
     run.add_argument("--stdio-cases", type=Path, help='JSON list of {"input", "output"} cases')
-    run.add_argument("--entry-point", required=True, help="function name the tests call")
+    run.add_argument("--entry-point", default="", help="function name the tests call (required with --tests)")
     run.add_argument("--reference", type=Path, help="canonical program the judge may use for helpers")
     run.add_argument("--cpu-seconds", type=float, default=5.0, help="CPU budget of the process tree")
     _common(run)
@@ -62,6 +62,8 @@ def run_exec(args: argparse.Namespace) -> int:
     """Handler of ``execir exec``."""
     if (args.tests is None) == (args.stdio_cases is None):
         raise ExecIRError("give exactly one of --tests or --stdio-cases")
+    if args.tests is not None and not args.entry_point:
+        raise ExecIRError("--tests needs --entry-point NAME (the function check() is called with)")
     tests = TestSuite("stdio", stdio_cases=_stdio_cases(args.stdio_cases)) if args.stdio_cases else TestSuite("check", _read(args.tests, "tests"))
     if args.cpu_seconds <= 0:
         raise ExecIRError("--cpu-seconds must be positive")

@@ -151,8 +151,9 @@ class Oracle:
         if self._host_dir:
             shutil.rmtree(self._host_dir, ignore_errors=True)
             self._host_dir = ""
-        if getattr(self, "_uid_block", None):
-            uids.release(self._uid_block)
+        block = getattr(self, "_uid_block", None)
+        if block:
+            uids.release(block)
             self._uid_block = None
         self._cache.close()
 

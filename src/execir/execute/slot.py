@@ -114,8 +114,9 @@ class Slot:
     def _start_judge(self) -> None:
         self.jctrl, remote = socket.socketpair()
         uid = self.spec.judge_uid
-        kwargs = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
-        self.judge = subprocess.Popen(isolation.judge_argv(self.spec.interpreter, remote.fileno(), self.cpu), pass_fds=(remote.fileno(),), env=dict(isolation.ENV, HOME="/"), cwd="/", stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log, start_new_session=True, **kwargs)
+        # user/group/extra_groups=None leave the credentials alone (as when the arguments are absent)
+        extra_groups: list[int] | None = [] if uid is not None else None
+        self.judge = subprocess.Popen(isolation.judge_argv(self.spec.interpreter, remote.fileno(), self.cpu), pass_fds=(remote.fileno(),), env=dict(isolation.ENV, HOME="/"), cwd="/", stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log, start_new_session=True, user=uid, group=uid, extra_groups=extra_groups)
         remote.close()
         hello = self._expect(self.jctrl, START_TIMEOUT)
         if hello is None or hello.get("op") != "hello":

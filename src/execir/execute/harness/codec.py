@@ -18,10 +18,10 @@ import collections
 
 MAX_DEPTH = 200
 _BIG = 1 << 63
-_MAPPINGS = {collections.Counter: "C", collections.OrderedDict: "O", collections.defaultdict: "D"}
+_MAPPINGS: dict[type, str] = {collections.Counter: "C", collections.OrderedDict: "O", collections.defaultdict: "D"}
 _MAPPING_TYPES = {tag: kind for kind, tag in _MAPPINGS.items()}
 _TYPE_NAMES = ("int", "float", "complex", "str", "bytes", "bool", "list", "tuple", "dict", "set", "frozenset", "object")
-_TYPES = {getattr(builtins, name): name for name in _TYPE_NAMES} | {type(None): "NoneType"}
+_TYPES: dict[type, str] = {getattr(builtins, name): name for name in _TYPE_NAMES} | {type(None): "NoneType"}
 _TYPES_BY_NAME = {name: kind for kind, name in _TYPES.items()}
 
 
@@ -36,27 +36,28 @@ def encode(value: object, depth: int = 0) -> object:
     kind = type(value)
     if value is None or kind is bool or kind is str or kind is float:
         return value
-    if kind is int:
+    # below, ``type(value) is X`` rather than ``kind is X`` so that type checkers narrow ``value``
+    if type(value) is int:
         return value if -_BIG < value < _BIG else {"I": hex(value)}
-    if kind is list:
+    if type(value) is list:
         return [encode(item, depth + 1) for item in value]
-    if kind is tuple:
+    if type(value) is tuple:
         return {"t": [encode(item, depth + 1) for item in value]}
-    if kind is dict:
+    if type(value) is dict:
         return {"d": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
-    if kind is set:
+    if type(value) is set:
         return {"s": [encode(item, depth + 1) for item in value]}
-    if kind is frozenset:
+    if type(value) is frozenset:
         return {"z": [encode(item, depth + 1) for item in value]}
-    if kind is bytes:
+    if type(value) is bytes:
         return {"b": value.hex()}
-    if kind is complex:
+    if type(value) is complex:
         return {"c": [value.real, value.imag]}
-    if kind in _MAPPINGS:
+    if kind in _MAPPINGS and isinstance(value, dict):  # exact Counter/OrderedDict/defaultdict, all dicts
         return {_MAPPINGS[kind]: [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
-    if kind is collections.deque:
+    if type(value) is collections.deque:
         return {"Q": [encode(item, depth + 1) for item in value]}
-    if kind is type and value in _TYPES:
+    if type(value) is type and value in _TYPES:
         return {"T": _TYPES[value]}
     raise CodecError(f"unsupported type {kind.__module__}.{kind.__qualname__}")
 
@@ -68,9 +69,10 @@ def decode(data: object, depth: int = 0) -> object:
     kind = type(data)
     if data is None or kind in (bool, str, float, int):
         return data
-    if kind is list:
+    # ``type(data) is X`` rather than ``kind is X`` so that type checkers narrow ``data``
+    if type(data) is list:
         return [decode(item, depth + 1) for item in data]
-    if kind is not dict or len(data) != 1:
+    if type(data) is not dict or len(data) != 1:
         raise CodecError("malformed value")
     ((tag, body),) = data.items()
     if tag == "I" and type(body) is str:
@@ -83,7 +85,8 @@ def decode(data: object, depth: int = 0) -> object:
         return complex(body[0], body[1])
     if type(body) is not list:
         raise CodecError("malformed value")
-    items = [decode(item, depth + 1) for item in body] if tag not in ("d", *_MAPPING_TYPES) else None
+    # the members of a sequence or set tag; pairs are decoded below for "d" and the mapping tags
+    items = [decode(item, depth + 1) for item in body] if tag not in ("d", *_MAPPING_TYPES) else []
     try:
         if tag == "t":
             return tuple(items)

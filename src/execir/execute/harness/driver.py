@@ -21,6 +21,14 @@ import types
 import codec
 import frames
 
+TYPE_CHECKING = False  # typing is not imported at run time (mypy treats this name as always true)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import NoReturn
+
+    _Exit = Callable[[int], NoReturn]
+    _Send = Callable[[socket.socket, object], None]
+
 CHAN_FD = 3
 HARNESS_ERROR_STATUS = 121
 _PR_SET_NO_NEW_PRIVS = 38
@@ -82,7 +90,7 @@ def _wire_fds(mode: str, fds: list[int], stdin: str | None) -> None:
     os.closerange(CHAN_FD + 1, 1 << 16)
 
 
-def child_main(msg: dict, fds: list[int], workdir: str, seccomp: Seccomp | None) -> None:
+def child_main(msg: dict, fds: list[int], workdir: str, seccomp: Seccomp | None) -> NoReturn:
     """Entry of the forked child; never returns."""
     _exit = os._exit
     try:
@@ -100,7 +108,7 @@ def child_main(msg: dict, fds: list[int], workdir: str, seccomp: Seccomp | None)
     _serve_calls(msg["program"], msg["entry_point"], chan, _exit)
 
 
-def _compile(program: str, chan: socket.socket, send) -> types.CodeType | None:
+def _compile(program: str, chan: socket.socket, send: _Send) -> types.CodeType | None:
     try:
         return compile(program, "<candidate>", "exec", dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
@@ -108,7 +116,7 @@ def _compile(program: str, chan: socket.socket, send) -> types.CodeType | None:
         return None
 
 
-def _run_main(program: str, chan: socket.socket, _exit) -> None:
+def _run_main(program: str, chan: socket.socket, _exit: _Exit) -> NoReturn:
     send = frames.send
     code = _compile(program, chan, send)
     if code is None:
@@ -129,6 +137,8 @@ def _run_main(program: str, chan: socket.socket, _exit) -> None:
         traceback.print_exc()
         status = 1
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        if stream is None:  # no __stdout__/__stderr__ (nothing to flush)
+            continue
         try:
             stream.flush()
         except BaseException:  # noqa: BLE001
@@ -136,7 +146,7 @@ def _run_main(program: str, chan: socket.socket, _exit) -> None:
     _exit(status & 0xFF)
 
 
-def _serve_calls(program: str, entry_point: str, chan: socket.socket, _exit) -> None:
+def _serve_calls(program: str, entry_point: str, chan: socket.socket, _exit: _Exit) -> NoReturn:
     send, recv, encode, decode = frames.send, frames.recv, codec.encode, codec.decode
     code = _compile(program, chan, send)
     if code is None:

@@ -28,7 +28,8 @@ import frames  # noqa: E402
 # shutil imports bz2 and lzma for archives we never make: four shared libraries (20 mappings) that
 # would make every fork and child teardown ~0.1 ms dearer. Block them for this import only, so a
 # candidate's own ``import bz2`` still works.
-sys.modules.update(bz2=None, lzma=None)  # type: ignore[arg-type]
+# None in sys.modules is the documented import blocker; typeshed types the values as ModuleType only.
+sys.modules.update(bz2=None, lzma=None)  # type: ignore[call-overload]
 import shutil  # noqa: E402
 
 del sys.modules["bz2"], sys.modules["lzma"]
@@ -147,7 +148,8 @@ def run_one(ctrl: socket.socket, msg: dict, fds: list[int], config: dict, seccom
     killed = cpu_killed = False
     poll = None if config.get("cgroup") else CPU_POLL
     while True:
-        ready, _, _ = select.select([ctrl, pidfd], [], [], poll)
+        watched: list[socket.socket | int] = [ctrl, pidfd]
+        ready, _, _ = select.select(watched, [], [], poll)
         if pidfd in ready:
             break
         if not ready:  # no cgroup: enforce the CPU budget from the child's own counters
