@@ -69,6 +69,7 @@ def assemble_text_to_code(verified: Sequence[VerifiedTask]) -> DatasetRecords:
 def _canonical_record(item: VerifiedTask, identifier: str) -> dict[str, Any]:
     return {
         "_id": identifier,
+        "title": "",
         "text": item.task.solution,
         "metadata": {
             "task_id": item.task.task_id,
@@ -87,6 +88,7 @@ def _mutant_record(kept: KeptMutant, identifier: str) -> dict[str, Any]:
     mutant = kept.mutant
     return {
         "_id": identifier,
+        "title": "",
         "text": mutant.text,
         "metadata": {
             "task_id": mutant.task_id,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import platform
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,7 +62,7 @@ def build(config: BuildConfig, oracle_config: OracleConfig) -> BuildSummary:
     started = time.perf_counter()
     tasks = load_tasks(config)
     with Oracle(oracle_config) as oracle:
-        outcome = verify(tasks, oracle, config)
+        outcome = verify(tasks, oracle, config, progress=oracle_config.progress and sys.stderr.isatty())
         reliability = oracle.reliability()
     records = assemble_text_to_code(outcome.verified)
     files = {

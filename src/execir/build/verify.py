@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from tqdm import tqdm
+
 from execir.build.config import BuildConfig
 from execir.execute import ExecResult, Job, Limits, Oracle
 from execir.mutate import generate_mutants, order_candidates
@@ -80,12 +82,12 @@ def admit_tasks(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig) -> t
     return admitted, excluded
 
 
-def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig) -> VerifyOutcome:
+def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progress: bool = False) -> VerifyOutcome:
     """Admit canonicals, then find up to ``max_mutants`` verified-failing mutants per task."""
     admitted, excluded = admit_tasks(tasks, oracle, config)
     texts = {v.task.solution for v in admitted}
     generated = 0
-    for item in admitted:
+    for item in tqdm(admitted, desc="generating mutants", disable=not progress, leave=False):
         candidates = generate_mutants(item.task.task_id, item.task.solution)
         generated += len(candidates)
         ordered = order_candidates(candidates, seed=config.seed)
