@@ -72,7 +72,8 @@ def format_summary(summary: BuildSummary) -> str:
         f"{counts['mutant'] / max(counts['canonical'], 1):.2f} per task)",
         "mutants per operator: " + ", ".join(f"{k}={v}" for k, v in counts["per_operator"].items()),
         f"candidates: {counts['candidates_generated']} generated, {counts['candidates_executed']} executed; rejected: "
-        + (", ".join(f"{k}={v}" for k, v in counts["rejected"].items()) or "none"),
+        + (", ".join(f"{k}={v}" for k, v in counts["rejected"].items()) or "none")
+        + f"; verified failing but not needed: {counts['verified_unused']}",
         f"oracle: isolation={oracle.get('isolation_level', oracle.get('isolation', '?'))}, "
         f"ground-truth pass rate={oracle['ground_truth_pass_rate']}, flaky={len(oracle['flaky'])}",
         f"wall time: {summary.report['wall_seconds']:.1f} s",

@@ -102,6 +102,7 @@ def _manifest(
             "candidates_generated": outcome.candidates_generated,
             "candidates_executed": outcome.candidates_executed,
             "rejected": dict(sorted(outcome.rejected.items())),
+            "verified_unused": outcome.surplus,
         },
         "excluded": [{"task_id": e.task_id, "reason": e.reason} for e in outcome.excluded],
         "oracle": {

@@ -54,6 +54,8 @@ class VerifyOutcome:
     flaky: list[str]
     timeouts: int = 0
     near_limit_timeouts: int = 0
+    surplus: int = 0
+    """Candidates verified to fail in a round after their task already had enough mutants."""
     """TIMEOUTs whose CPU time stayed under the budget (ended by the wall backstop): the labels a
     loaded machine could flip, which the oracle re-ran serially before accepting."""
 
@@ -96,7 +98,7 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
     verdicts: Counter[str] = Counter()
     flaky: list[str] = []
     executed = 0
-    timeouts = near_limit = 0
+    timeouts = near_limit = surplus = 0
     round_number = 0
     while True:
         batch = _next_batch(admitted, config.max_mutants)
@@ -112,11 +114,13 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
                 timeouts += 1
                 near_limit += result.seconds < item.limits.cpu_seconds
             reason = _keep_or_reject(item, mutant, result, texts, config.max_mutants)
-            if reason:
+            if reason == "surplus":
+                surplus += 1
+            elif reason:
                 rejected[reason] += 1
                 if reason == "flaky":
                     flaky.append(f"{item.task.task_id} {mutant.operator} line {mutant.edit.line}")
-    return VerifyOutcome(admitted, excluded, rejected, generated, executed, verdicts, flaky, timeouts, near_limit)
+    return VerifyOutcome(admitted, excluded, rejected, generated, executed, verdicts, flaky, timeouts, near_limit, surplus)
 
 
 def _next_batch(items: list[VerifiedTask], max_mutants: int) -> list[tuple[VerifiedTask, Mutant]]:
@@ -141,7 +145,7 @@ def _keep_or_reject(item: VerifiedTask, mutant: Mutant, result: ExecResult, text
     if mutant.text in texts:
         return "duplicate_text"
     if len(item.mutants) >= max_mutants:
-        return "surplus"
+        return "surplus"  # verified failing, but the task already has enough
     item.mutants.append(KeptMutant(mutant, result))
     texts.add(mutant.text)
     return None
