@@ -11,11 +11,11 @@ import os
 import pytest
 
 from execir.execute import Oracle, OracleConfig, hostcheck
-from execir.execute.adversarial import CANARY_ENV, CASES
+from execir.execute.adversarial import CANARY_ENV, CASES, POISON_PROBE, SLOT_POISONERS
 from execir.execute.selftest import canary_files, loopback_listener, run_cases
 from execir.types import Verdict
 
-SLOW = {"infinite_loop", "sleep_forever", "sigterm_ignoring_loop", "fork_bomb", "infinite_loop_at_import", "memory_hog_gradual", "output_flood", "stderr_flood", "stdio_trailing_newline_flood"}
+SLOW = {"infinite_loop", "sleep_forever", "sigterm_ignoring_loop", "fork_bomb", "infinite_loop_at_import", "memory_hog_gradual", "output_flood", "stderr_flood", "stdio_trailing_newline_flood", "hash_collision_result"}
 FAST_CASES = tuple(c for c in CASES if c.name not in SLOW)
 SLOW_CASES = tuple(c for c in CASES if c.name in SLOW)
 
@@ -90,3 +90,24 @@ def test_slow_cases_leave_the_host_clean(slow_run):
 
 def test_canary_env_not_visible_to_candidates(fast_run):
     assert fast_run[0]["read_canary_env"].result.verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize("case", SLOT_POISONERS, ids=lambda c: c.name)
+def test_poisoner_does_not_reach_the_next_candidate(poison_oracle, case):
+    """Same slot, one after the other: whatever the first program did to the slot (server memory,
+    server rlimits or scheduling, SysV shm, files), the correct program after it still PASSes."""
+    from execir.execute import Job
+    from execir.execute.selftest import LIMITS
+
+    (first,) = poison_oracle.run([Job(case.program, case.tests, case.entry_point, LIMITS)])
+    (probe,) = poison_oracle.run([Job(POISON_PROBE + f"# after {case.name}\n", case.tests, "add", LIMITS)])
+    assert first.verdict in case.expected, first
+    assert probe.verdict is Verdict.PASS, probe
+    assert poison_oracle.stats["launcher_errors"] == 0
+
+
+@pytest.fixture(scope="module")
+def poison_oracle():
+    with Oracle(OracleConfig(workers=1, progress=False)) as oracle:
+        yield oracle
+        assert oracle.reliability()["surviving_processes"] == 0

@@ -51,6 +51,32 @@ def _in_call(body: str) -> str:
 HASH_CHECK = TestSuite("check", "def check(candidate):\n    assert candidate(0, 0) == list({'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'})\n")
 STDIO = TestSuite("stdio", stdio_cases=(StdioCase("3 4\n", "7\n"), StdioCase("10 20\n", "30\n")))
 STDIO_OK = "a, b = map(int, input().split())\nprint(a + b)\n"
+MAP_CHECK = TestSuite("check", "def check(candidate):\n    cases = [((2, 3), 5), ((-1, 1), 0), ((10, 5), 15)]\n    assert all(map(lambda c: candidate(*c[0]) == c[1], cases))\n")
+"""Tests that call the candidate through ``map``: a StopIteration from it would end ``all`` early."""
+RAISES_CHECK = TestSuite("check", "def check(candidate):\n    try:\n        candidate(-1, 0)\n    except ValueError:\n        pass\n    else:\n        raise AssertionError('no ValueError')\n    assert candidate(2, 3) == 5\n")
+ADD_OR_RAISE = "def add(a, b):\n    if a < 0:\n        raise ValueError('negative')\n    return a + b\n"
+
+
+def _right_if(attempt: str) -> str:
+    """Correct answers only if ``attempt`` (an attack on the server or the slot) succeeds: a PASS
+    means the defence failed. The attack is tried on every call."""
+    body = "".join(f"        {line}\n" for line in attempt.splitlines())
+    return f"import os\ndef add(a, b):\n    try:\n{body}    except OSError:\n        return a - b\n    return a + b\n"
+
+
+def _replier(reply: str) -> str:
+    """A candidate that replaces the driver's call loop; ``reply(f, a)`` returns a frame body or None."""
+    return (
+        "import os, sys, socket\n" + reply + "\n"
+        "frames = sys.modules['frames']\nchan = socket.socket(fileno=3)\nframes.send(chan, {'op': 'ready'})\n"
+        "while True:\n    f = frames.recv(chan)\n    if f is None or f[0].get('op') != 'call':\n        os._exit(0)\n"
+        "    body = reply(f[0], f[0]['a'])\n    if body is None:\n        frames.send(chan, {'op': 'ret', 'n': f[0]['n'], 'v': f[0]['a'][0] + f[0]['a'][1]})\n"
+        "    else:\n        os.write(3, len(body).to_bytes(4, 'big') + body)\n"
+    )
+
+
+_SHMGET = "import ctypes\nif ctypes.CDLL(None, use_errno=True).shmget(0x5eed, 1 << 20, 0o1600) < 0:\n    raise OSError('shmget')"
+_MQ_OPEN = "import ctypes\nif ctypes.CDLL('librt.so.1', use_errno=True).mq_open(b'/execir-mq', os.O_CREAT | os.O_RDWR, 0o600, None) < 0:\n    raise OSError('mq_open')"
 
 CASES: tuple[Case, ...] = (
     # time
@@ -85,6 +111,19 @@ CASES: tuple[Case, ...] = (
     _case("kill_everything", "tamper", _in_call("import os, signal\ntry:\n    os.kill(-1, signal.SIGKILL)\nexcept OSError:\n    pass"), F),
     _case("raise_base_exception", "tamper", _in_call("raise KeyboardInterrupt"), F),
     _case("return_exception_name", "tamper", "def add(a, b):\n    raise AssertionError('ok')\n", F),
+    _case("write_server_memory", "tamper", _right_if("open(f'/proc/{os.getppid()}/mem', 'r+b').close()"), F),
+    _case("read_server_fds", "tamper", _right_if("os.listdir(f'/proc/{os.getppid()}/fd')"), F),
+    _case("server_oom_score_adj", "tamper", _right_if("open(f'/proc/{os.getppid()}/oom_score_adj', 'w').write('1000')"), F),
+    _case("pidfd_getfd_server_socket", "tamper", _right_if("import ctypes\nfd = os.pidfd_open(os.getppid())\nif all(ctypes.CDLL(None).syscall(438, fd, n, 0) < 0 for n in range(3, 16)):\n    raise OSError('pidfd_getfd')"), F),
+    _case("prlimit_server", "tamper", _right_if("import resource\nresource.prlimit(os.getppid(), resource.RLIMIT_NOFILE, (100, 100))"), F),
+    _case("sysv_shm_outlives_run", "tamper", _right_if(_SHMGET), F),
+    _case("posix_mqueue_outlives_run", "tamper", _right_if(_MQ_OPEN), F),
+    _case("signal_server_sigint", "tamper", _in_call("import os, signal, time\nos.kill(os.getppid(), signal.SIGINT)\ntime.sleep(0.1)"), F),
+    _case("late_reply_thread", "tamper", _in_call("import os, json, threading, time\ndef later():\n    time.sleep(0.02)\n    body = json.dumps({'op': 'ret', 'n': None, 'v': 5}).encode()\n    os.write(3, len(body).to_bytes(4, 'big') + body)\nthreading.Thread(target=later, daemon=True).start()"), F),
+    _case("stop_iteration_in_map", "tamper", "def add(a, b):\n    raise StopIteration\n", F, MAP_CHECK),
+    _case("fake_stop_iteration_name", "tamper", "class StopIteration(Exception):\n    pass\ndef add(a, b):\n    raise StopIteration\n", F, MAP_CHECK),
+    _case("huge_json_int_reply", "tamper", _replier("def reply(f, a):\n    return ('{\"op\":\"ret\",\"n\":\"%s\",\"v\":1%s}' % (f['n'], '0' * 5000)).encode() if a[0] < 0 else None"), F, RAISES_CHECK),
+    _case("hash_collision_result", "resources", "def add(a, b):\n    return {k * ((1 << 61) - 1) for k in range(1, 60000)}\n", {F, T}),
     # forged output
     _case("print_pass_markers", "forged_output", _wrong_after("print('PASS')\nprint('ALL TESTS PASSED')\nprint('{\"verdict\": \"PASS\"}')"), F),
     _case("print_in_call", "forged_output", _in_call("print('passed', 'OK', 'success')"), F),
@@ -112,7 +151,32 @@ CASES: tuple[Case, ...] = (
     _case("control_prints_stdout", "control", "def add(a, b):\n    print('debug', a, b)\n    return a + b\n", P),
     _case("control_seeded_random", "control", "import random\ndef add(a, b):\n    random.seed(1)\n    return a + b + random.randint(0, 0)\n", P),
     _case("hash_ordering_matches_judge", "determinism", "def add(a, b):\n    return list({'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'})\n", P, HASH_CHECK),
+    _case("control_proc_self", "control", "import os\ndef add(a, b):\n    assert os.listdir('/proc/self/fd') and open('/proc/self/maps').read() and open('/proc/self/status').read()\n    return a + b\n", P),
+    _case("control_own_rlimit_and_nice", "control", "import os, resource\ndef add(a, b):\n    soft, hard = resource.getrlimit(resource.RLIMIT_STACK)\n    resource.setrlimit(resource.RLIMIT_STACK, (soft, hard))\n    os.nice(1)\n    return a + b\n", P),
+    _case("control_raises_valueerror", "control", ADD_OR_RAISE, P, RAISES_CHECK),
+    _case("control_map_based_tests", "control", ADD_OK, P, MAP_CHECK),
     _case("control_syntax_error", "control", "def add(a, b)\n    return a + b\n", E),
     _case("control_missing_entry_point", "control", "def plus(a, b):\n    return a + b\n", E),
     _case("control_wrong", "control", WRONG, F),
+)
+
+
+SLOT_POISONERS: tuple[Case, ...] = (
+    _case("poison_server_memory", "poison", "import sys\ndef add(a, b):\n    try:\n        s = next(c for c in sys.modules['driver']._serve_calls.__code__.co_consts if c == 'ret')\n        with open('/proc/1/mem', 'r+b', buffering=0) as mem:\n            mem.seek(id(s) + sys.getsizeof('') - 1)\n            mem.write(b'rex')\n    except OSError:\n        pass\n    return a + b\n", P),
+    _case("poison_server_rlimits", "poison", "import os, resource\ndef add(a, b):\n    try:\n        resource.prlimit(os.getppid(), resource.RLIMIT_NOFILE, (100, 100))\n    except OSError:\n        pass\n    return a + b\n", P),
+    _case("poison_server_scheduling", "poison", "import os\ndef add(a, b):\n    os.setpriority(os.PRIO_PROCESS, os.getppid(), 19)\n    os.sched_setscheduler(os.getppid(), os.SCHED_IDLE, os.sched_param(0))\n    return a + b\n", P),
+    _case("poison_sysv_shm_memory", "poison", "import ctypes\ndef add(a, b):\n    libc = ctypes.CDLL(None)\n    libc.shmat.restype = ctypes.c_void_p\n    for key in ((0x5eed, 0x5eee) if a == 2 else ()):\n        sid = libc.shmget(key, 250 << 20, 0o1600)\n        if sid >= 0:\n            addr = libc.shmat(sid, None, 0)\n            ctypes.memset(addr, 1, 250 << 20)\n            libc.shmdt(ctypes.c_void_p(addr))\n    return a + b\n", {P, T}),
+    _case("poison_tmp_and_shm_files", "poison", "def add(a, b):\n    for p in ('/tmp/execir-poison', '/dev/shm/execir-poison', 'execir-poison'):\n        open(p, 'w').write('x')\n    return a + b\n", P),
+)
+"""Programs that try to change the worker slot for the candidate after them. Each is followed, in the
+same slot, by :data:`POISON_PROBE`, a correct program that also checks that nothing was left behind
+and allocates 300 MB once (with 500 MB of leftover SysV segments still charged to the slot's memory cgroup, that
+meets the limit); the probe must PASS."""
+POISON_PROBE = (
+    "import glob, os, resource\n"
+    "def add(a, b):\n"
+    "    assert not glob.glob('/tmp/execir-poison') and not glob.glob('/dev/shm/execir-poison') and not os.path.exists('execir-poison')\n"
+    "    assert os.getpriority(os.PRIO_PROCESS, 0) == 0 and os.sched_getscheduler(0) == os.SCHED_OTHER\n"
+    "    x = bytearray(300 << 20) if a == 2 else None\n"
+    "    return a + b\n"
 )

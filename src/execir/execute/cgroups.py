@@ -96,8 +96,11 @@ class SlotCgroup:
         return 0
 
     def procs(self) -> set[int]:
-        """Pids currently in the group."""
-        return {int(p) for p in self._read("pids", "cgroup.procs").split()}
+        """Pids currently in the group. Opened afresh on every call: cgroup v1 caches a
+        ``cgroup.procs`` pid list per open file for about a second, so re-reading a kept fd returned
+        stale pids (a restarted slot took the old server's pids as its baseline, and the next run's
+        survivor check then killed the new server; dead pids could be signalled again after reuse)."""
+        return {int(p) for p in (self.dirs["pids"] / "cgroup.procs").read_text().split()}
 
     def kill_except(self, keep: set[int], rounds: int = 20) -> int:
         """SIGKILL every member not in ``keep`` until none remain; returns how many were found."""

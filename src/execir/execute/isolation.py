@@ -21,7 +21,7 @@ import shutil
 import stat
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from execir.errors import ExecIRError
@@ -105,6 +105,7 @@ class ServerLaunch:
     sweep: str
     wipe: list[str]
     pass_fds: tuple[int, ...]
+    wipe_owned: list[str] = field(default_factory=list)
 
 
 def server_launch(level: str, interp: Interpreter, ctrl_fd: int, host_dir: str, tmp_mb: int) -> tuple[ServerLaunch, list[int]]:
@@ -118,7 +119,10 @@ def server_launch(level: str, interp: Interpreter, ctrl_fd: int, host_dir: str, 
         argv = ["unshare", "--pid", "--fork", "--mount-proc", "--net", "--ipc", "--uts", "--kill-child", "--", "/bin/sh", "-c", inner + ' && exec "$@"', "sh", "setpriv", "--reuid", "{uid}", "--regid", "{uid}", "--clear-groups", "--", *py, script, str(ctrl_fd)]
         return ServerLaunch(argv, dict(ENV, HOME="/tmp"), "/tmp", "pidns", ["/dev/shm", "/var/tmp"], (ctrl_fd,)), []
     sweep = "uid" if level == "uid" else "pgrp"
-    return ServerLaunch([*py, script, str(ctrl_fd)], dict(ENV, HOME=host_dir), host_dir, sweep, [], (ctrl_fd,)), []
+    # uid level: the slot uid is dedicated, so whatever it owns in the shared world-writable dirs
+    # is a candidate's leftover (rlimits level: the oracle's own uid, nothing can be told apart)
+    owned = ["/tmp", "/var/tmp", "/dev/shm"] if level == "uid" else []
+    return ServerLaunch([*py, script, str(ctrl_fd)], dict(ENV, HOME=host_dir), host_dir, sweep, [], (ctrl_fd,), owned), []
 
 
 def _bwrap(py: list[str], interp: Interpreter, ctrl_fd: int, tmp_mb: int) -> tuple[ServerLaunch, list[int]]:

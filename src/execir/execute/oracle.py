@@ -88,6 +88,11 @@ class Oracle:
         self.level = ""
         self.layers: list[str] = []
         self._host_dir = ""
+        self._pool: ThreadPoolExecutor | None = None
+        """Lives as long as the slots: a slot restarted from a worker thread starts bwrap with
+        --die-with-parent, whose parent-death signal fires when *that thread* exits, so a per-call
+        pool killed every slot it had restarted at the end of the call (a launcher error and a
+        restart on the next call, every call)."""
 
     # ---- lifecycle -------------------------------------------------------------------------
     def __enter__(self) -> Oracle:
@@ -148,6 +153,9 @@ class Oracle:
     def close(self) -> None:
         """Stop every slot, remove cgroups and work dirs, close the cache."""
         self._close_slots()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
         if self._host_dir:
             shutil.rmtree(self._host_dir, ignore_errors=True)
             self._host_dir = ""
@@ -182,7 +190,10 @@ class Oracle:
                 todo[key] = job
         confirm: list[tuple[str, ExecResult, bool]] = []
         show = self.config.progress and sys.stderr.isatty()
-        with tqdm(total=len(todo), desc=desc, disable=not show, leave=False) as bar, ThreadPoolExecutor(len(self.slots)) as pool:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(len(self.slots), thread_name_prefix="execir-slot")
+        pool = self._pool
+        with tqdm(total=len(todo), desc=desc, disable=not show, leave=False) as bar:
             futures = {pool.submit(self._execute, job): key for key, job in todo.items()}
             for future in as_completed(futures):
                 key = futures[future]
@@ -313,6 +324,7 @@ class Oracle:
             "near_limit_timeout_share": round(self.stats["near_limit_timeouts"] / timeouts, 4) if timeouts else 0.0,
             "launcher_errors": self.stats["launcher_errors"],
             "surviving_processes": sum(s.survivors for s in self.slots),
+            "tainted_restarts": sum(s.tainted_restarts for s in self.slots),
             "host_artefacts": len(hostcheck.artefacts(uids, skip=skip)) if uids else None,
         }
 

@@ -2,8 +2,12 @@
 
 Denied with EPERM: sockets of any family but AF_UNIX (no network even where no network namespace
 exists), ptrace and process_vm_readv/writev (no reading other processes), namespace and mount
-syscalls, kernel keyring, bpf, perf, userfaultfd, io_uring, module and reboot calls. ``clone3`` gets
-ENOSYS so libc falls back to ``clone``, whose namespace flags are then checkable.
+syscalls, kernel keyring, bpf, perf, userfaultfd, io_uring, module and reboot calls, SysV IPC and
+POSIX message queues (they outlive the run inside the slot's long-lived IPC namespace: a channel to
+the next candidate, and SysV shm stays charged to the slot's memory cgroup), and changing the
+rlimits of *another* process (the sandbox server shares the candidate's uid; a lowered hard limit
+would be inherited by every later child). ``clone3`` gets ENOSYS so libc falls back to
+``clone``, whose namespace flags are then checkable.
 """
 
 from __future__ import annotations
@@ -17,7 +21,13 @@ DENIED = (
     "pivot_root", "chroot", "bpf", "perf_event_open", "userfaultfd", "keyctl", "add_key",
     "request_key", "kexec_load", "init_module", "finit_module", "delete_module", "reboot", "swapon",
     "swapoff", "acct", "open_by_handle_at", "io_uring_setup", "io_uring_enter", "io_uring_register",
+    "shmget", "msgget", "semget", "mq_open", "pidfd_getfd",
 )
+SELF_ONLY = {"prlimit64": ((0, 0),)}
+"""(argument index, required value): rlimits only of the caller (pid 0; glibc's setrlimit uses that).
+Priority, scheduler and affinity of other processes are left to the server's taint check (threads
+legitimately pass their own tids to sched_setaffinity/setpriority); any change makes the host
+restart the slot after the run."""
 CLONE_NAMESPACES = 0x10000000 | 0x20000000 | 0x40000000 | 0x04000000 | 0x08000000 | 0x00020000 | 0x02000000
 """CLONE_NEWUSER | NEWPID | NEWNET | NEWIPC | NEWUTS | NEWNS | NEWCGROUP."""
 
@@ -33,6 +43,9 @@ def build_bpf() -> bytes | None:
     filt.add_rule(deny, "socket", sc.Arg(0, sc.NE, socket.AF_UNIX))
     for name in DENIED:
         filt.add_rule(deny, name)
+    for name, required in SELF_ONLY.items():
+        for arg, value in required:
+            filt.add_rule(deny, name, sc.Arg(arg, sc.NE, value))
     for flag in _bits(CLONE_NAMESPACES):
         filt.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
     filt.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")

@@ -6,10 +6,19 @@ import glob
 import os
 import socket
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from execir.execute import hostcheck
-from execir.execute.adversarial import ADD_CHECK, ADD_OK, CANARY_ENV, CANARY_PORT, CASES, Case
+from execir.execute.adversarial import (
+    ADD_CHECK,
+    ADD_OK,
+    CANARY_ENV,
+    CANARY_PORT,
+    CASES,
+    POISON_PROBE,
+    SLOT_POISONERS,
+    Case,
+)
 from execir.execute.jobs import ExecResult, Job
 from execir.execute.limits import Limits
 from execir.execute.oracle import Oracle, OracleConfig
@@ -44,6 +53,18 @@ def run_cases(oracle: Oracle, cases: tuple[Case, ...] = CASES) -> list[CaseOutco
     return [CaseOutcome(c, r) for c, r in zip(cases, oracle.run(jobs, desc="selftest"))]
 
 
+def run_poisoners(oracle: Oracle, cases: tuple[Case, ...] = SLOT_POISONERS) -> list[CaseOutcome]:
+    """Each poisoner, then the probe in the same slot (``oracle`` must have one worker); the probe's
+    outcome is reported under the poisoner's name and must PASS."""
+    outcomes = []
+    for case in cases:
+        (first,) = oracle.run([Job(case.program, case.tests, case.entry_point, LIMITS)], desc="poison")
+        (probe,) = oracle.run([Job(POISON_PROBE + f"# after {case.name}\n", case.tests, "add", LIMITS)], desc="poison")
+        outcomes.append(CaseOutcome(case, first))
+        outcomes.append(CaseOutcome(Case(case.name + "/next", "poison", POISON_PROBE, case.tests, frozenset({Verdict.PASS})), probe))
+    return outcomes
+
+
 def overhead(oracle: Oracle, runs: int = 60) -> dict[str, float]:
     """Per-run wall overhead of a trivial check, and checks/s over the slots."""
     jobs = [Job(ADD_OK + f"# {time.time_ns()} {i}\n", ADD_CHECK, "add", LIMITS) for i in range(runs)]
@@ -66,6 +87,9 @@ def selftest(config: OracleConfig | None = None) -> dict:
         uids = set(getattr(oracle, "uids", []))
         baseline = {pid for slot in oracle.slots for pid in slot.baseline}
         survivors = [p for p in hostcheck.processes(uids) if p not in baseline] if uids else []
+    with Oracle(replace(config, workers=1, cache_path=None)) as single:
+        outcomes += run_poisoners(single)
+        survivors_poison = single.reliability()["surviving_processes"]
     created = sorted(set(canary_files()) - before)
     bad = [o for o in outcomes if not o.ok]
     return {
@@ -73,7 +97,7 @@ def selftest(config: OracleConfig | None = None) -> dict:
         "cases": len(outcomes),
         "mislabels": len(bad),
         "false_pass": sum(o.result.verdict is Verdict.PASS and Verdict.PASS not in o.case.expected for o in outcomes),
-        "surviving_processes": reliability["surviving_processes"] + len(survivors),
+        "surviving_processes": reliability["surviving_processes"] + len(survivors) + survivors_poison,
         "host_artefacts": (reliability["host_artefacts"] or 0) + len(created),
         "loopback_listener": loopback_listener(),
         "overhead": figures,

@@ -82,6 +82,8 @@ class Slot:
         self.python = ""
         self.survivors = 0
         self.judge_restarts = 0
+        self.tainted_restarts = 0
+        self.generation = 0
         self._log = tempfile.TemporaryFile()
         cpus = sorted(os.sched_getaffinity(0))
         self.cpu = cpus[spec.index % len(cpus)] if spec.pin_cpu else None
@@ -90,6 +92,7 @@ class Slot:
     # ---- lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
         spec = self.spec
+        self.generation += 1
         self.ctrl, remote = socket.socketpair()
         launch, extra_fds = isolation.server_launch(spec.level, spec.interpreter, remote.fileno(), spec.host_dir, 256)
         argv = [a.replace("{uid}", str(spec.uid)) for a in launch.argv]
@@ -103,7 +106,7 @@ class Slot:
             remote.close()
             for fd in extra_fds:
                 os.close(fd)
-        frames.send(self.ctrl, {"work_root": launch.work_root, "bpf": (spec.bpf or b"").hex(), "sweep": launch.sweep, "wipe": launch.wipe, "cpu": self.cpu, "cgroup": self.cgroup is not None})
+        frames.send(self.ctrl, {"work_root": launch.work_root, "bpf": (spec.bpf or b"").hex(), "sweep": launch.sweep, "wipe": launch.wipe, "wipe_owned": launch.wipe_owned, "cpu": self.cpu, "cgroup": self.cgroup is not None})
         hello = self._expect(self.ctrl, START_TIMEOUT)
         if hello is None or hello.get("op") != "hello":
             raise LauncherError(f"sandbox server did not start: {self._log_tail()}")
@@ -168,10 +171,12 @@ class Slot:
         chan_j.close()
         res_j.close()
         captures = [Capture(out_r, job.limits.output_kb << 10, "tail")]
+        generation = self.generation
         try:
             raw = self._run(job.limits, {"mode": "call", "program": job.program, "entry_point": job.entry_point}, [chan_c, out_w], res_host, captures)
         finally:
-            self._judge_settle()
+            if self.generation == generation:  # after a restart the new judge never had this job
+                self._judge_settle()
         raw.stderr_tail = captures[0].tail()
         return raw
 
@@ -232,12 +237,18 @@ class Slot:
             for cap in captures:
                 cap.drain()
             raw.capped = raw.capped or any(c.capped for c in captures)
-            self._check_survivors(raw)
+            if not raw.server_lost:  # a lost server's pid namespace is still collapsing; restart sweeps it
+                self._check_survivors(raw)
         finally:
             result_sock.close()
             for cap in captures:
                 cap.close()
         if raw.server_lost:
+            self.restart()
+        elif raw.extra.get("tainted"):
+            # the candidate changed the server's rlimits/priority/scheduling (same uid, no ptrace
+            # needed): every later child would inherit them, so start a fresh sandbox
+            self.tainted_restarts += 1
             self.restart()
         return raw
 

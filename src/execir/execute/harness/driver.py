@@ -14,6 +14,7 @@ from __future__ import annotations
 import ctypes
 import os
 import resource
+import signal
 import socket
 import sys
 import types
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 CHAN_FD = 3
 HARNESS_ERROR_STATUS = 121
 _PR_SET_NO_NEW_PRIVS = 38
+_PR_SET_DUMPABLE = 4
 _SYS_SECCOMP = {"x86_64": 317, "aarch64": 277}.get(os.uname().machine, 317)
 _SECCOMP_SET_MODE_FILTER = 1
 _SECCOMP_FILTER_FLAG_SPEC_ALLOW = 4
@@ -90,11 +92,18 @@ def _wire_fds(mode: str, fds: list[int], stdin: str | None) -> None:
     os.closerange(CHAN_FD + 1, 1 << 16)
 
 
+_LIBC = ctypes.CDLL(None, use_errno=True)
+
+
 def child_main(msg: dict, fds: list[int], workdir: str, seccomp: Seccomp | None) -> NoReturn:
     """Entry of the forked child; never returns."""
     _exit = os._exit
     try:
         os.setsid()
+        # the server is not dumpable (so same-uid candidates cannot open /proc/1/mem); the child
+        # inherited that, so /proc/self would be root-owned: make the candidate an ordinary process
+        _LIBC.prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # the server ignores it
         _wire_fds(msg["mode"], fds, msg.get("stdin"))
         os.chdir(workdir)
         _set_limits(msg["limits"])

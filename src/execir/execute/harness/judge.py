@@ -55,9 +55,15 @@ class CandidateRaised(Exception):
     """The candidate raised an exception that is not a builtin Exception type."""
 
 
+_CONTROL_FLOW = (StopIteration, StopAsyncIteration)
+"""Never re-raised as themselves: a StopIteration from ``candidate`` inside ``map``/``filter``/
+``zip`` in the test code would end the iteration early and skip the remaining asserts (a
+candidate that raises it on every call passed ``all(map(...))``). PEP 479 semantics instead."""
+
+
 def _exception_type(name: object) -> type[BaseException]:
     found = getattr(builtins, name, None) if isinstance(name, str) else None
-    if isinstance(found, type) and issubclass(found, Exception):
+    if isinstance(found, type) and issubclass(found, Exception) and not issubclass(found, _CONTROL_FLOW):
         return found
     return CandidateRaised
 

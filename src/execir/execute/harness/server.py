@@ -13,8 +13,10 @@ candidates cannot signal it). Protocol on the control socket (fd given as argv[1
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import os
+import resource
 import select
 import signal
 import socket
@@ -35,6 +37,10 @@ import shutil  # noqa: E402
 del sys.modules["bz2"], sys.modules["lzma"]
 
 _PR_SET_CHILD_SUBREAPER = 36
+_PR_SET_DUMPABLE = 4
+_IPC_RMID = 0
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_RLIMITS = tuple(getattr(resource, name) for name in dir(resource) if name.startswith("RLIMIT_"))
 WARM_MODULES = (
     "typing", "math", "re", "collections", "itertools", "functools", "heapq", "bisect", "string",
     "hashlib", "random", "fractions", "decimal", "statistics", "copy", "datetime", "operator", "json",
@@ -107,10 +113,32 @@ def wipe(dirs: list[str]) -> None:
                     pass
 
 
+def wipe_owned(dirs: list[str]) -> None:
+    """Remove what this (dedicated, per-slot) uid owns directly under shared host directories such
+    as /tmp at the ``uid`` level, where there is no private tmpfs: otherwise it reaches the next run."""
+    uid = os.getuid()
+    for root in dirs:
+        try:
+            entries = [e for e in os.scandir(root) if e.stat(follow_symlinks=False).st_uid == uid]
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, onerror=_force)
+            else:
+                try:
+                    os.unlink(entry.path)
+                except OSError:
+                    pass
+
+
 def _force(func, path, _exc) -> None:  # type: ignore[no-untyped-def]
     """rmtree error hook: make the parent writable/searchable and retry once."""
     try:
         os.chmod(os.path.dirname(path), 0o700)
+    except OSError:  # not ours (a shared host directory such as /tmp at the uid level)
+        pass
+    try:
         if os.path.isdir(path) and not os.path.islink(path):
             os.chmod(path, 0o700)
             shutil.rmtree(path, ignore_errors=True)
@@ -118,6 +146,45 @@ def _force(func, path, _exc) -> None:  # type: ignore[no-untyped-def]
             func(path)
     except OSError:
         pass
+
+
+def process_state() -> tuple:
+    """What a same-uid candidate could change in the server without ptrace (prlimit, setpriority,
+    sched_setscheduler/affinity) and every later child would inherit. Compared after each run: a
+    change marks the slot tainted and the host restarts it (the seccomp filter denies these calls
+    on other processes; this covers runs without seccomp)."""
+    return (
+        tuple(resource.getrlimit(r) for r in _RLIMITS),
+        os.getpriority(os.PRIO_PROCESS, 0),
+        os.sched_getscheduler(0),
+        frozenset(os.sched_getaffinity(0)),
+    )
+
+
+def remove_ipc(uid: int) -> int:
+    """Remove the SysV shared memory segments, message queues and semaphore sets owned or created
+    by ``uid``: they outlive every process (shm pages stay charged to the slot's memory cgroup, and
+    all three carry data to the next run). Returns how many were removed."""
+    removed = 0
+    for kind, call in (("shm", "shmctl"), ("msg", "msgctl"), ("sem", "semctl")):
+        try:
+            with open(f"/proc/sysvipc/{kind}", "rb") as handle:
+                lines = handle.read().splitlines()[1:]
+        except OSError:
+            continue
+        if not lines:
+            continue
+        columns = {"shm": (1, 7, 9), "msg": (1, 7, 9), "sem": (1, 4, 6)}[kind]  # id, uid, cuid
+        for line in lines:
+            cols = line.split()
+            try:
+                ident, owner, creator = (int(cols[i]) for i in columns)
+            except (IndexError, ValueError):
+                continue
+            if uid in (owner, creator):
+                args = (ident, 0, _IPC_RMID, None) if kind == "sem" else (ident, _IPC_RMID, None)
+                removed += getattr(_LIBC, call)(*args) == 0
+    return removed
 
 
 CPU_POLL = 0.01
@@ -167,6 +234,10 @@ def run_one(ctrl: socket.socket, msg: dict, fds: list[int], config: dict, seccom
     os.close(pidfd)
     rounds = sweep(config["sweep"], pid)
     wipe([config["work_root"], *config["wipe"]])
+    # with seccomp, SysV IPC cannot be created; pgrp (rlimits level) runs as the oracle's own uid
+    ipc = remove_ipc(os.getuid()) if config["sweep"] != "pgrp" and not config["bpf"] else 0
+    wipe_owned(config.get("wipe_owned", []))
+    tainted = process_state() != config["state"]
     frames.send(ctrl, {
         "op": "exit",
         "code": os.waitstatus_to_exitcode(status),
@@ -175,26 +246,34 @@ def run_one(ctrl: socket.socket, msg: dict, fds: list[int], config: dict, seccom
         "killed": killed,
         "cpu_killed": cpu_killed,
         "sweep_rounds": rounds,
+        "ipc_removed": ipc,
+        "tainted": tainted,
     })
 
 
 def main() -> None:
     ctrl = socket.socket(fileno=int(sys.argv[1]))
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    # PID 1 of its namespace gets only the signals it handles: Python's SIGINT handler let a
+    # candidate kill the server with os.kill(1, SIGINT). Children restore it (driver.child_main).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     first = frames.recv(ctrl)
     if first is None:
         return
     config = first[0]
+    # Not dumpable: the candidate runs as this uid, and same-uid access to /proc/1/mem (writing the
+    # server's memory, hence every later child's), /proc/1/fd, pidfd_getfd or oom_score_adj needs
+    # only a dumpable target. Children re-enable it for themselves (driver.child_main).
+    _LIBC.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
     if config["sweep"] != "pidns":  # adopt orphans so they can be reaped after the sweep
-        import ctypes
-
-        ctypes.CDLL(None).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        _LIBC.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     seccomp = driver.Seccomp(bytes.fromhex(config["bpf"])) if config["bpf"] else None
     if config.get("cpu") is not None:
         os.sched_setaffinity(0, {config["cpu"]})
     os.makedirs(config["work_root"], mode=0o700, exist_ok=True)
     warm_up()
     wipe([config["work_root"], *config["wipe"]])
+    config["state"] = process_state()
     gc.freeze()  # a child's full collection then skips (and does not copy) the server's pages
     frames.send(ctrl, {"op": "hello", "pid": os.getpid(), "uid": os.getuid(), "python": sys.version.split()[0]})
     while True:
