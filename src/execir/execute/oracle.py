@@ -37,7 +37,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from execir.errors import ExecIRError
-from execir.execute import cgroups, hostcheck, isolation, uids
+from execir.execute import cgroups, hostcheck, isolation, reclaim, uids
 from execir.execute.cache import VerdictCache
 from execir.execute.decide import decide_call, decide_case
 from execir.execute.jobs import ORACLE_VERSION, Admission, ExecResult, Job
@@ -112,7 +112,8 @@ class Oracle:
         use_cg = self.config.cgroups and cgroups.version() is not None
         self._uid_block = uids.allocate() if root and not self.config.uid_base else None
         base = self.config.uid_base or self._uid_block or 0
-        self._host_dir = tempfile.mkdtemp(prefix="execir-")
+        self.stats["reclaimed_stale"] += reclaim.reclaim()
+        self._host_dir = tempfile.mkdtemp(prefix=f"execir-{os.getpid()}-")
         os.chmod(self._host_dir, 0o711)
         errors = []
         for level in levels:
@@ -323,6 +324,7 @@ class Oracle:
             "timeouts": timeouts,
             "near_limit_timeout_share": round(self.stats["near_limit_timeouts"] / timeouts, 4) if timeouts else 0.0,
             "launcher_errors": self.stats["launcher_errors"],
+            "reclaimed_stale": self.stats["reclaimed_stale"],
             "surviving_processes": sum(s.survivors for s in self.slots),
             "tainted_restarts": sum(s.tainted_restarts for s in self.slots),
             "host_artefacts": len(hostcheck.artefacts(uids, skip=skip)) if uids else None,

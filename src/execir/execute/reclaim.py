@@ -1,0 +1,70 @@
+"""Reclaim what an oracle killed with SIGKILL left behind: empty slot cgroups and host work dirs.
+
+Both carry the owning oracle's pid in their name (cgroup ``<pid>-s<slot>``, host dir
+``execir-<pid>-*`` under the temp dir). Only entries whose owner is dead are touched: a cgroup is
+removed only when it holds no process (``rmdir`` refuses otherwise), a host dir only when it
+belongs to this uid. Returns what was removed, for the reliability report.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from execir.execute.cgroups import ROOT
+
+_CGROUP_NAME = re.compile(r"^(\d+)-s\d+$")
+_HOST_DIR = re.compile(r"^execir-(\d+)-")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def stale_cgroups(root: Path = ROOT) -> list[Path]:
+    """Slot cgroups (v1 controllers or v2) whose oracle process is gone."""
+    parents = [root / c / "execir" for c in ("pids", "memory", "cpuacct")] + [root / "execir"]
+    found = []
+    for parent in parents:
+        if not parent.is_dir():
+            continue
+        for child in parent.iterdir():
+            match = _CGROUP_NAME.match(child.name)
+            if match and child.is_dir() and not _alive(int(match.group(1))):
+                found.append(child)
+    return found
+
+
+def stale_host_dirs(tmp: Path | None = None) -> list[Path]:
+    """Host work dirs of dead oracles owned by this uid."""
+    tmp = tmp or Path(tempfile.gettempdir())
+    found = []
+    for child in tmp.glob("execir-*"):
+        match = _HOST_DIR.match(child.name)
+        if match and child.is_dir() and not child.is_symlink() and child.stat().st_uid == os.getuid() and not _alive(int(match.group(1))):
+            found.append(child)
+    return found
+
+
+def reclaim() -> int:
+    """Remove stale cgroups and host dirs; returns how many entries were removed."""
+    removed = 0
+    for path in stale_cgroups():
+        try:
+            path.rmdir()
+            removed += 1
+        except OSError:
+            continue  # still holds a process, or not ours to remove
+    for path in stale_host_dirs():
+        shutil.rmtree(path, ignore_errors=True)
+        removed += not path.exists()
+    return removed

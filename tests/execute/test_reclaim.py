@@ -1,0 +1,49 @@
+"""Leftovers of an oracle killed with SIGKILL are reclaimed by the next oracle; live ones are not."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from execir.execute import reclaim
+from execir.execute.cgroups import ROOT
+
+
+def _dead_pid() -> int:
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def test_stale_host_dir_of_dead_oracle_is_removed_live_one_kept() -> None:
+    dead = Path(tempfile.mkdtemp(prefix=f"execir-{_dead_pid()}-"))
+    (dead / "s0").mkdir()
+    live = Path(tempfile.mkdtemp(prefix=f"execir-{os.getpid()}-"))
+    try:
+        assert dead in reclaim.stale_host_dirs() and live not in reclaim.stale_host_dirs()
+        reclaim.reclaim()
+        assert not dead.exists() and live.exists()
+    finally:
+        live.rmdir()
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not (ROOT / "pids").is_dir(), reason="needs root and cgroup v1 pids")
+def test_stale_empty_cgroup_is_removed() -> None:
+    parent = ROOT / "pids" / "execir"
+    parent.mkdir(exist_ok=True)
+    stale = parent / f"{_dead_pid()}-s9"
+    stale.mkdir()
+    mine = parent / f"{os.getpid()}-s9"
+    mine.mkdir()
+    try:
+        reclaim.reclaim()
+        assert not stale.exists() and mine.exists()
+    finally:
+        mine.rmdir()
+        if stale.exists():
+            stale.rmdir()
