@@ -49,3 +49,15 @@ def test_build_and_eval_end_to_end_with_bm25(tmp_path: Path) -> None:
     results = json.loads((tmp_path / "res" / "results.json").read_text())
     assert set(results["systems"]) == {"bm25"} and results["systems"]["bm25"]["queries"] == 12
     assert (tmp_path / "res" / "runs" / "bm25.trec").read_text().count("\n") >= 12
+
+
+@pytest.mark.parametrize(("args", "message"), [(("--max-mutants", "-1"), "--max-mutants must be >= 0"), (("--limit", "0"), "--limit must be >= 1")])
+def test_bad_build_options_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, str], message: str) -> None:
+    assert main(["build", "humaneval", "--out", str(tmp_path / "o"), *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_out_that_is_a_file_is_refused_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "o").write_text("x")
+    assert main(["build", "humaneval", "--out", str(tmp_path / "o"), "--limit", "1"]) == 2
+    assert "is not a directory" in capsys.readouterr().err

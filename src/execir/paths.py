@@ -10,8 +10,10 @@ def cache_dir() -> Path:
     """``$EXECIR_CACHE_DIR``, else ``$XDG_CACHE_HOME/execir``, else ``~/.cache/execir``."""
     explicit = os.environ.get("EXECIR_CACHE_DIR")
     if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # the XDG spec says relative values are to be ignored
+        base = str(Path.home() / ".cache")
     return Path(base) / "execir"
 
 

@@ -104,10 +104,31 @@ def test_trec_ties_reproduce_trec_eval_order(tmp_path: Path) -> None:
 
 def test_bad_qrels_row_names_file_line_field(tmp_path: Path) -> None:
     root = make_dataset(tmp_path / "ds")
+    (root / "manifest.json").unlink()  # a plain BEIR dataset made elsewhere
     (root / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nt1\tc1\t2\nt1\tnope\t1\n")
     with pytest.raises(InputError) as info:
         load_dataset(root)
     assert info.value.line == 3 and info.value.field == "corpus-id"
+
+
+def test_modified_dataset_file_fails_the_manifest_check(tmp_path: Path) -> None:
+    root = make_dataset(tmp_path / "ds")
+    with (root / "corpus.jsonl").open("a") as handle:
+        handle.write('{"_id": "extra", "text": "x"}\n')
+    with pytest.raises(InputError, match="does not match the sha256"):
+        load_dataset(root)
+    (root / "manifest.json").write_text("{not json")
+    with pytest.raises(InputError, match="invalid JSON"):
+        load_dataset(root)
+
+
+def test_duplicate_system_names_are_refused(tmp_path: Path) -> None:
+    from execir.errors import ExecIRError
+
+    dataset = load_dataset(make_dataset(tmp_path / "ds"))
+    config = EvalConfig(dataset=tmp_path / "ds", out=tmp_path / "out", retrievers=("good", "good"), progress=False)
+    with pytest.raises(ExecIRError, match="both resolve to the system name"):
+        evaluate_systems(dataset, config, Timer(), factory=lambda spec: FixedRetriever(spec, RUNS[spec]))
 
 
 def test_not_a_dataset(tmp_path: Path) -> None:

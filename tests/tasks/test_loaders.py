@@ -115,3 +115,40 @@ def test_real_mbpp_full_and_sanitized(shared_data: Path) -> None:
     sanitized = load_mbpp(shared_data / "mbpp" / "sanitized-mbpp.json", source="mbpp-sanitized")
     assert len(full) == 974 and len(sanitized) == 427
     assert all(t.entry_point in t.solution for t in full)
+
+
+def test_line_separator_characters_inside_strings(tmp_path: Path) -> None:
+    row = {**GOOD, "canonical_solution": '    sep = "\u2028\u0085\x0c"\n    return a + b\n'}
+    path = tmp_path / "u.jsonl"
+    path.write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
+    (task,) = load_humaneval(path, source="jsonl")
+    assert "\u2028" in task.solution and task.solution.endswith("return a + b\n")
+
+
+def test_task_id_with_whitespace_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(InputError) as info:
+        load_humaneval(_write_jsonl(tmp_path / "t.jsonl", [{**GOOD, "task_id": "a\tb"}]), source="jsonl")
+    assert info.value.field == "task_id" and info.value.line == 1
+
+
+def test_duplicate_id_names_the_repeated_line(tmp_path: Path) -> None:
+    rows = [{**GOOD, "task_id": f"t{i}"} for i in range(4)] + [{**GOOD, "task_id": "t1"}]
+    with pytest.raises(InputError) as info:
+        load_humaneval(_write_jsonl(tmp_path / "d.jsonl", rows), source="jsonl")
+    assert info.value.line == 5
+
+
+@pytest.mark.parametrize("text", ['[{"a": 1} {"b": 2}]', '[{"a": 1},]', '[{"a": 1}] garbage'])
+def test_malformed_json_arrays(tmp_path: Path, text: str) -> None:
+    from execir.tasks.reader import iter_json_array
+
+    path = tmp_path / "a.json"
+    path.write_text(text)
+    with pytest.raises(InputError):
+        list(iter_json_array(path))
+
+
+def test_utf8_bom_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(GOOD).encode() + b"\n")
+    assert load_humaneval(path, source="jsonl")[0].task_id == "T/0"

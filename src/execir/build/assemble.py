@@ -50,7 +50,7 @@ def assemble_text_to_code(verified: Sequence[VerifiedTask]) -> DatasetRecords:
                 continue
             seen.add(kept.mutant.text)
             mutant_id = doc_id(kept.mutant.text)
-            corpus.append(_mutant_record(kept, mutant_id))
+            corpus.append(_mutant_record(kept, mutant_id, task.entry_point))
             qrels.append((task.task_id, mutant_id, int(Relevance.HARD_NEGATIVE)))
             per_operator[kept.mutant.operator] += 1
     per_task = Counter(len(v.mutants) for v in verified)
@@ -84,7 +84,7 @@ def _canonical_record(item: VerifiedTask, identifier: str) -> dict[str, Any]:
     }
 
 
-def _mutant_record(kept: KeptMutant, identifier: str) -> dict[str, Any]:
+def _mutant_record(kept: KeptMutant, identifier: str, entry_point: str) -> dict[str, Any]:
     mutant = kept.mutant
     return {
         "_id": identifier,
@@ -97,7 +97,7 @@ def _mutant_record(kept: KeptMutant, identifier: str) -> dict[str, Any]:
             "edit": {"line": mutant.edit.line, "col": mutant.edit.col, "before": mutant.edit.before, "after": mutant.edit.after},
             "edit_distance": mutant.edit_distance,
             "verdict": kept.result.verdict.value,
-            "entry_point": None,
+            "entry_point": entry_point,
             "language": "python",
         },
     }

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from execir.errors import ExecIRError
+
 DEFAULT_MAX_MUTANTS = 4
 DEFAULT_SEED = 0
 
@@ -29,9 +31,11 @@ class BuildConfig:
 
     def __post_init__(self) -> None:
         if self.max_mutants < 0:
-            raise ValueError("max_mutants must be >= 0")
+            raise ExecIRError(f"--max-mutants must be >= 0, got {self.max_mutants}")
         if self.canonical_repeats < 1:
-            raise ValueError("canonical_repeats must be >= 1")
+            raise ExecIRError(f"canonical_repeats must be >= 1, got {self.canonical_repeats}")
+        if self.limit_tasks is not None and self.limit_tasks < 1:
+            raise ExecIRError(f"--limit must be >= 1, got {self.limit_tasks}")
 
     def to_json(self) -> dict[str, object]:
         """JSON-able form; the output directory is left out (it does not change content)."""

@@ -17,7 +17,6 @@ from execir.build.writer import atomic_write_bytes, CORPUS, MANIFEST, QRELS, QUE
 from execir.errors import ExecIRError
 from execir.execute import Oracle, OracleConfig
 from execir.tasks import bundled_humaneval_path, load_humaneval, load_mbpp
-from execir.tasks.reader import read_text
 from execir.types import Task
 
 DATASET_FORMAT = "execir-dataset/1"
@@ -60,10 +59,17 @@ def _required_path(config: BuildConfig) -> Path:
 def build(config: BuildConfig, oracle_config: OracleConfig) -> BuildSummary:
     """Build the dataset described by ``config`` into ``config.out``."""
     started = time.perf_counter()
+    if config.out.exists() and not config.out.is_dir():
+        raise ExecIRError(f"--out {config.out} exists and is not a directory")
     tasks = load_tasks(config)
+    if not tasks:
+        raise ExecIRError(f"no tasks in {source_path(config)}")
     with Oracle(oracle_config) as oracle:
         outcome = verify(tasks, oracle, config, progress=oracle_config.progress and sys.stderr.isatty())
         reliability = oracle.reliability()
+    if not outcome.verified:
+        reasons = "; ".join(f"{e.task_id}: {e.reason}" for e in outcome.excluded[:3])
+        raise ExecIRError(f"no task's canonical solution passed its own tests ({reasons})")
     records = assemble_text_to_code(outcome.verified)
     files = {
         CORPUS: jsonl_bytes(records.corpus),
@@ -92,7 +98,7 @@ def _manifest(
         "toolkit": {"name": "execir", "version": __version__},
         "task": "text-to-code",
         "language": "python",
-        "source": {"name": config.source, "file": path.name, "sha256": sha256_hex(read_text(path).encode("utf-8"))},
+        "source": {"name": config.source, "file": path.name, "sha256": sha256_hex(path.read_bytes())},
         "config": config.to_json(),
         "relevance": {"2": "canonical (passes)", "1": "same-task mutant verified to fail", "0": "other tasks (implicit)"},
         "counts": {

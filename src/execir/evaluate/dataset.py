@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from execir.build.writer import CORPUS, MANIFEST, QRELS, QUERIES, sha256_hex
 from execir.errors import InputError
 from execir.metrics.analyses import DocInfo
-from execir.tasks.reader import iter_jsonl, read_text, require
+from execir.tasks.reader import iter_jsonl, read_text, require, split_lines
 from execir.types import Qrels
 
 
@@ -26,21 +27,39 @@ class Dataset:
     query_task: dict[str, str]
     qrels: Qrels
     manifest: dict[str, Any]
-    manifest_sha256: str
+    manifest_sha256: str | None
+    """sha256 of manifest.json; None for a BEIR dataset made elsewhere (no manifest)."""
 
 
 def load_dataset(root: Path) -> Dataset:
     """Load and cross-check a dataset directory; bad records name file, line and field."""
     if not (root / CORPUS).is_file():
         raise InputError(str(root / CORPUS), 0, None, "not a dataset directory (corpus.jsonl missing)")
+    manifest, manifest_sha256 = _manifest(root)
     corpus, docs, meta = _corpus(root / CORPUS)
     queries, query_task = _queries(root / QUERIES)
     qrels = _qrels(root / QRELS, set(queries), set(corpus))
-    manifest_text = read_text(root / MANIFEST) if (root / MANIFEST).is_file() else "{}"
-    import json
+    return Dataset(root, corpus, docs, meta, queries, query_task, qrels, manifest, manifest_sha256)
 
-    manifest = json.loads(manifest_text)
-    return Dataset(root, corpus, docs, meta, queries, query_task, qrels, manifest, sha256_hex(manifest_text.encode("utf-8")))
+
+def _manifest(root: Path) -> tuple[dict[str, Any], str | None]:
+    """The manifest (if any), after checking that every file it lists has its recorded sha256."""
+    path = root / MANIFEST
+    if not path.is_file():
+        return {}, None
+    data = path.read_bytes()
+    try:
+        manifest = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(str(path), getattr(exc, "lineno", 0), None, f"invalid JSON ({exc})") from None
+    files = manifest.get("files", {}) if isinstance(manifest, dict) else None
+    if not isinstance(files, dict):
+        raise InputError(str(path), 0, "files", "expected an object of file name -> sha256")
+    for name, digest in sorted(files.items()):
+        target = root / name
+        if not target.is_file() or sha256_hex(target.read_bytes()) != digest:
+            raise InputError(str(target), 0, None, f"does not match the sha256 recorded in {path} (incomplete or modified dataset)")
+    return manifest, sha256_hex(data)
 
 
 def _corpus(path: Path) -> tuple[dict[str, str], dict[str, DocInfo], dict[str, dict[str, Any]]]:
@@ -79,7 +98,7 @@ def _queries(path: Path) -> tuple[dict[str, str], dict[str, str]]:
 
 def _qrels(path: Path, query_ids: set[str], doc_ids: set[str]) -> Qrels:
     qrels: Qrels = {}
-    rows = read_text(path).splitlines()
+    rows = split_lines(read_text(path))
     reader = csv.reader(rows, delimiter="\t")
     for number, row in enumerate(reader, start=1):
         if number == 1 and row[:1] == ["query-id"]:

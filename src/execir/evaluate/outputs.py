@@ -57,7 +57,10 @@ def per_query_rows(dataset: Dataset, system: SystemResult, ranked: dict[str, lis
 
 
 def write_outputs(out: Path, dataset: Dataset, systems: list[SystemResult], results: dict[str, Any], depth: int, ties: str) -> Path:
-    """Write every output file atomically; returns the report path."""
+    """Write every output file atomically; returns the report path. Run files and figures of an
+    earlier evaluation into the same directory are removed first, so none is left stale."""
+    for stale in [*(out / "runs").glob("*.trec"), *(out / "figures").glob("*.png")]:
+        stale.unlink()
     per_query: list[dict[str, Any]] = []
     for system in systems:
         ranked = rank_run(system.run, dataset.qrels, ties=ties)  # type: ignore[arg-type]

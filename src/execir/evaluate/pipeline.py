@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from execir import __version__
+from execir.errors import ExecIRError
 from execir.evaluate.config import EvalConfig
 from execir.evaluate.dataset import Dataset
 from execir.metrics import evaluate
@@ -54,10 +55,13 @@ RetrieverFactory = Callable[[str], Retriever]
 def evaluate_systems(dataset: Dataset, config: EvalConfig, timer: Timer, factory: RetrieverFactory | None = None) -> list[SystemResult]:
     """Retrieve with every configured system and compute all per-system measurements."""
     make = factory or (lambda spec: get_retriever(spec, cache_dir=config.cache_dir, progress=config.progress))
-    results = []
+    results: list[SystemResult] = []
     for spec in config.retrievers:
         with timer.stage("load models"):
             retriever = make(spec)
+        clash = next((r.spec for r in results if r.name == retriever.name), None)
+        if clash is not None:
+            raise ExecIRError(f"retrievers '{clash}' and '{spec}' both resolve to the system name '{retriever.name}'")
         with timer.stage("index + encode + search"):
             retriever.index(dataset.corpus)
             run = retriever.search(dataset.queries, top_k=len(dataset.corpus))
@@ -78,7 +82,8 @@ def score_system(dataset: Dataset, config: EvalConfig, timer: Timer, retriever: 
     with timer.stage("analyse"):
         analyses = gap_analyses(dataset.qrels, run, dataset.docs, dataset.query_task, k=10, ties=config.ties)
         ablation = density_ablation(
-            dataset.qrels, run, dataset.docs, dataset.query_task, levels=config.ablation_levels, seed=config.seed
+            dataset.qrels, run, dataset.docs, dataset.query_task, levels=config.ablation_levels, seed=config.seed,
+            ties=config.ties,
         )
         ties_share = tie_rate(dataset.qrels, run, dataset.docs, dataset.query_task)
     summary = {

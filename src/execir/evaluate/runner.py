@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from execir.build.writer import atomic_write_bytes, json_bytes
 from execir.evaluate.config import EvalConfig
 from execir.evaluate.dataset import load_dataset
 from execir.evaluate.outputs import write_outputs
@@ -23,4 +24,5 @@ def run_evaluation(config: EvalConfig) -> tuple[dict[str, Any], Path]:
         results = results_document(dataset, config, systems, comparisons, timer)
         report = write_outputs(config.out, dataset, systems, results, config.run_depth, config.ties)
     results["timing_seconds"] = {k: round(v, 3) for k, v in timer.seconds.items()}
+    atomic_write_bytes(config.out / "results.json", json_bytes(results))  # now with the report stage timed
     return results, report

@@ -9,6 +9,10 @@ from execir.evaluate.dataset import Dataset
 from execir.report.tables import ci, markdown_table, pct, pvalue, share
 
 WORST_FAILURES = 5
+TIE_POLICY_TEXT = {
+    "pessimistic": "among equal scores a correct document ranks after every wrong one",
+    "trec": "equal scores ordered by document id, descending, as trec_eval does",
+}
 
 
 def render_report(
@@ -36,12 +40,13 @@ def _figure(figures: dict[str, str], name: str, alt: str) -> str:
 def _title(results: dict[str, Any]) -> str:
     data = results["dataset"]
     source = (data.get("source") or {}).get("name", "?")
+    manifest = data["manifest_sha256"][:16] if data["manifest_sha256"] else "none"
     return (
         f"# ExecIR report: {source}\n\n"
         f"{data['queries']} queries, {data['documents']} documents (canonical solutions and execution-verified "
-        f"failing near clones). Tie policy: **{results['tie_policy']}** (a correct document tied with a wrong one "
-        f"ranks after it). 95% CIs from a seeded query bootstrap. Toolkit {results['toolkit']['version']}, "
-        f"dataset manifest sha256 `{data['manifest_sha256'][:16]}`."
+        f"failing near clones). Tie policy: **{results['tie_policy']}** ({TIE_POLICY_TEXT[results['tie_policy']]}). "
+        f"95% CIs from a seeded query bootstrap. Toolkit {results['toolkit']['version']}, "
+        f"dataset manifest sha256 `{manifest}`."
     )
 
 

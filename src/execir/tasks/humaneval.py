@@ -8,7 +8,7 @@ from importlib import resources
 from pathlib import Path
 
 from execir.errors import InputError
-from execir.tasks.python_task import make_task, parse_program
+from execir.tasks.python_task import check_unique, make_task, parse_program
 from execir.tasks.reader import iter_records, require
 from execir.types import Task, TestSuite
 
@@ -25,9 +25,7 @@ def bundled_humaneval_path() -> Path:
 def load_humaneval(path: Path | None = None, *, source: str = "humaneval") -> list[Task]:
     """Load HumanEval-shaped tasks from ``path`` (default: the bundled HumanEval)."""
     path = path or bundled_humaneval_path()
-    tasks = [_task(record, path, line, source) for line, record in iter_records(path)]
-    _check_unique(tasks, path)
-    return tasks
+    return check_unique([(line, _task(record, path, line, source)) for line, record in iter_records(path)], path)
 
 
 def _task(record: dict, path: Path, line: int, source: str) -> Task:
@@ -54,11 +52,3 @@ def _task(record: dict, path: Path, line: int, source: str) -> Task:
         description=description,
         prompt=prompt,
     )
-
-
-def _check_unique(tasks: list[Task], path: Path) -> None:
-    seen: set[str] = set()
-    for index, task in enumerate(tasks):
-        if task.task_id in seen:
-            raise InputError(str(path), index + 1, "task_id", f"duplicate task id '{task.task_id}'")
-        seen.add(task.task_id)

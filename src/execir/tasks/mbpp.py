@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 
 from execir.errors import InputError
-from execir.tasks.python_task import make_task, parse_program
+from execir.tasks.python_task import check_unique, make_task, parse_program
 from execir.tasks.reader import iter_records, require
 from execir.tasks.source_text import normalise_newlines
 from execir.types import Task, TestSuite
@@ -17,12 +17,7 @@ from execir.types import Task, TestSuite
 
 def load_mbpp(path: Path, *, source: str = "mbpp") -> list[Task]:
     """Load MBPP tasks (full or sanitized) from ``path``."""
-    tasks = [_task(record, path, line, source) for line, record in iter_records(path)]
-    ids = [t.task_id for t in tasks]
-    if len(set(ids)) != len(ids):
-        duplicate = next(i for i in ids if ids.count(i) > 1)
-        raise InputError(str(path), ids.index(duplicate) + 1, "task_id", f"duplicate task id '{duplicate}'")
-    return tasks
+    return check_unique([(line, _task(record, path, line, source)) for line, record in iter_records(path)], path)
 
 
 def _task(record: dict, path: Path, line: int, source: str) -> Task:

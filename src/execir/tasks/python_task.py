@@ -8,6 +8,7 @@ every failure names the file, line and field.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from execir.errors import InputError
@@ -21,6 +22,26 @@ def parse_program(text: str, path: Path, line: int, field: str) -> ast.Module:
         return ast.parse(text)
     except SyntaxError as exc:
         raise InputError(str(path), line, field, f"does not parse as Python: {exc.msg} (line {exc.lineno} of the field)") from None
+
+
+_BAD_ID = re.compile(r"[\s\x00-\x1f\x7f]")
+
+
+def check_task_id(task_id: str, path: Path, line: int) -> str:
+    """Task ids become query ids in TSV qrels and TREC runs: no whitespace or control characters."""
+    if not task_id or _BAD_ID.search(task_id):
+        raise InputError(str(path), line, "task_id", f"{task_id!r} must be non-empty without whitespace or control characters")
+    return task_id
+
+
+def check_unique(tasks: list[tuple[int, Task]], path: Path) -> list[Task]:
+    """The tasks, or an error naming the line of the first repeated task id."""
+    seen: set[str] = set()
+    for line, task in tasks:
+        if task.task_id in seen:
+            raise InputError(str(path), line, "task_id", f"duplicate task id '{task.task_id}'")
+        seen.add(task.task_id)
+    return [task for _, task in tasks]
 
 
 def defines_function(tree: ast.Module, name: str) -> bool:
@@ -48,7 +69,10 @@ def make_task(
     tree = parse_program(program, path, line, program_field)
     if not defines_function(tree, entry_point):
         raise InputError(str(path), line, "entry_point", f"'{entry_point}' is not defined at top level of {program_field}")
-    solution = strip_docstrings(program)
+    try:
+        solution = strip_docstrings(program)
+    except SyntaxError as exc:
+        raise InputError(str(path), line, program_field, f"cannot remove its docstrings cleanly: {exc.msg}") from None
     if description is None:
         docstring = function_docstring(program, entry_point)
         if not docstring:
@@ -58,7 +82,7 @@ def make_task(
     if not description:
         raise InputError(str(path), line, "description", "the task description is empty")
     return Task(
-        task_id=task_id,
+        task_id=check_task_id(task_id, path, line),
         description=description,
         solution=solution,
         entry_point=entry_point,

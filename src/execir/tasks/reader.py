@@ -22,9 +22,10 @@ def read_text(path: Path) -> str:
     """Read a (possibly gzip-compressed) UTF-8 text file, with a clear error when it cannot be read."""
     try:
         if path.suffix == ".gz":
-            with gzip.open(path, "rt", encoding="utf-8") as handle:
+            with gzip.open(path, "rt", encoding="utf-8-sig", newline="") as handle:
                 return handle.read()
-        return path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8-sig", newline="") as handle:
+            return handle.read()
     except FileNotFoundError:
         raise InputError(str(path), 0, None, "file not found") from None
     except (UnicodeDecodeError, OSError, EOFError) as exc:
@@ -33,7 +34,7 @@ def read_text(path: Path) -> str:
 
 def iter_jsonl(path: Path) -> Iterator[Record]:
     """Yield (line, object) for every non-blank line of a JSONL file."""
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
+    for number, line in enumerate(split_lines(read_text(path)), start=1):
         if not line.strip():
             continue
         try:
@@ -43,6 +44,12 @@ def iter_jsonl(path: Path) -> Iterator[Record]:
         if not isinstance(value, dict):
             raise InputError(str(path), number, None, "expected a JSON object per line")
         yield number, value
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines split on ``\n`` only (``str.splitlines`` also splits inside JSON strings holding
+    U+2028, U+0085 or form feeds); a trailing ``\r`` is dropped."""
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
 
 
 def iter_json_array(path: Path) -> Iterator[Record]:
@@ -65,8 +72,14 @@ def iter_json_array(path: Path) -> Iterator[Record]:
         index = _skip_space(text, index)
         if index < len(text) and text[index] == ",":
             index = _skip_space(text, index + 1)
+            if index < len(text) and text[index] == "]":
+                raise InputError(str(path), _line_of(text, index), None, "trailing comma in JSON array")
+        elif index < len(text) and text[index] != "]":
+            raise InputError(str(path), _line_of(text, index), None, "expected ',' or ']' after an element")
     if index >= len(text):
         raise InputError(str(path), _line_of(text, index), None, "unterminated JSON array")
+    if text[_skip_space(text, index + 1):].strip():
+        raise InputError(str(path), _line_of(text, index + 1), None, "unexpected content after the JSON array")
 
 
 def iter_records(path: Path) -> Iterator[Record]:

@@ -34,14 +34,26 @@ def docstring_nodes(tree: ast.Module) -> list[ast.Expr]:
 
 
 def strip_docstrings(source: str) -> str:
-    """Remove every docstring; a body left empty gets ``pass``. Raises SyntaxError on bad source."""
+    """Remove every docstring; a body left empty gets ``pass``. Raises SyntaxError on bad source.
+
+    ``source`` must use ``\n`` line ends (see :func:`normalise_newlines`); lines are split on
+    ``\n`` only, as the parser counts them. Nothing else changes: blank lines and string
+    literals are kept byte for byte, apart from blank lines before the first statement.
+    """
     tree = ast.parse(source)
-    lines = source.splitlines(keepends=True)
-    for node in sorted(docstring_nodes(tree), key=lambda n: n.lineno, reverse=True):
+    lines = _split_keepends(source)
+    nodes = sorted(docstring_nodes(tree), key=lambda n: (n.lineno, n.col_offset), reverse=True)
+    for node in nodes:
         lines = _remove_statement(lines, node, _owner_body_len(tree, node))
-    text = "".join(lines)
+    text = "".join(lines).lstrip("\n")
+    text = text.rstrip("\n") + "\n"
     ast.parse(text)  # the result must still be a valid program
-    return _squeeze_blank_lines(text)
+    return text
+
+
+def _split_keepends(source: str) -> list[str]:
+    parts = source.split("\n")
+    return [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
 
 
 def _owner_body_len(tree: ast.Module, node: ast.Expr) -> int:
@@ -63,30 +75,19 @@ def _remove_statement(lines: list[str], node: ast.Expr, body_len: int) -> list[s
     first = lines[start]
     prefix = first[: _char_col(first, node.col_offset)]
     last = lines[end]
-    suffix = last[_char_col(last, node.end_col_offset or 0):]
-    rest = suffix.lstrip(" \t;")
-    if prefix.strip():
-        # docstring on the same line as the ``def ...:`` header
-        replacement = prefix + ("pass" if body_len == 1 else "") + (rest if rest.strip() else "\n")
-        if body_len > 1 and not rest.strip():
-            replacement = prefix.rstrip() + "\n"
-            if replacement.rstrip().endswith(":"):
-                replacement = prefix + "pass\n"
-        return lines[:start] + [replacement] + lines[end + 1:]
-    if rest.strip():
-        return lines[:start] + [prefix + rest] + lines[end + 1:]
-    filler = [prefix + "pass\n"] if body_len == 1 else []
-    return lines[:start] + filler + lines[end + 1:]
+    rest = last[_char_col(last, node.end_col_offset or 0):].lstrip(" \t;")
+    if rest.strip():  # more code follows on the line: `"doc"; x = 1` or `if c: "doc"; x = 1`
+        replacement = [prefix + rest]
+    elif prefix.strip():  # code before it on the line: `def f(): "doc"` or `x = 1; "doc"`
+        replacement = [prefix + "pass\n" if prefix.rstrip().endswith(":") else prefix.rstrip() + "\n"]
+    else:  # the statement owns its lines
+        replacement = [prefix + "pass\n"] if body_len == 1 else []
+    return lines[:start] + replacement + lines[end + 1:]
 
 
 def _char_col(line: str, byte_col: int) -> int:
     """Convert an ast UTF-8 byte column to a character column."""
     return len(line.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
-
-
-def _squeeze_blank_lines(text: str) -> str:
-    text = re.sub(r"\n{3,}", "\n\n", text.strip("\n"))
-    return text + "\n"
 
 
 def function_docstring(source: str, name: str) -> str | None:
@@ -122,7 +123,9 @@ def describe(docstring: str, entry_point: str) -> str:
         in_examples = False
         if _looks_like_code(line, entry_point):
             continue
-        kept.append(line)
+        prose = _prose_before_call(line, entry_point)
+        if prose or not line:  # keep blank lines: they separate paragraphs
+            kept.append(prose)
     return _join_paragraphs(kept)
 
 
@@ -130,6 +133,15 @@ def _looks_like_code(line: str, entry_point: str) -> bool:
     if any(marker in line for marker in _CODE_MARKERS):
         return True
     return line.startswith(f"{entry_point}(")
+
+
+def _prose_before_call(line: str, entry_point: str) -> str:
+    """Cut a line at the sentence that starts calling the entry point (``... For example f(1) ...``)."""
+    call = line.find(f"{entry_point}(")
+    if call < 0:
+        return line
+    cut = max(line.rfind(". ", 0, call), line.rfind(": ", 0, call))
+    return line[: cut + 1].rstrip() if cut >= 0 else ""
 
 
 def _join_paragraphs(lines: list[str]) -> str:
