@@ -27,7 +27,7 @@ def test_humaneval_candidates() -> None:
     seconds = time.perf_counter() - started
     counts = [len(mutants) for mutants in per_task.values()]
     operators = Counter(m.operator for mutants in per_task.values() for m in mutants)
-    for (task_id, source), mutants in zip(sources, per_task.values()):
+    for (_task_id, source), mutants in zip(sources, per_task.values()):
         texts = [m.text for m in mutants]
         assert len(set(texts)) == len(texts) and source not in texts
         for mutant in mutants:
