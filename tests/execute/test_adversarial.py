@@ -97,10 +97,10 @@ def test_poisoner_does_not_reach_the_next_candidate(poison_oracle, case):
     """Same slot, one after the other: whatever the first program did to the slot (server memory,
     server rlimits or scheduling, SysV shm, files), the correct program after it still PASSes."""
     from execir.execute import Job
-    from execir.execute.selftest import LIMITS
+    from execir.execute.selftest import LIMITS, PROBE_LIMITS
 
     (first,) = poison_oracle.run([Job(case.program, case.tests, case.entry_point, LIMITS)])
-    (probe,) = poison_oracle.run([Job(POISON_PROBE + f"# after {case.name}\n", case.tests, "add", LIMITS)])
+    (probe,) = poison_oracle.run([Job(POISON_PROBE + f"# after {case.name}\n", case.tests, "add", PROBE_LIMITS)])
     assert first.verdict in case.expected, first
     assert probe.verdict is Verdict.PASS, probe
     assert poison_oracle.stats["launcher_errors"] == 0

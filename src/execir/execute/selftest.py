@@ -25,6 +25,9 @@ from execir.execute.oracle import Oracle, OracleConfig
 from execir.types import Verdict
 
 LIMITS = Limits(cpu_seconds=1.0, wall_seconds=3.0, memory_mb=512)
+PROBE_LIMITS = Limits(cpu_seconds=5.0, wall_seconds=15.0, memory_mb=512)
+"""The probe touches 300 MiB (to detect memory left charged to the slot); page-faulting that in
+costs well under 1 s idle but more on a loaded machine, so its CPU budget is generous."""
 CANARY_GLOBS = ("/tmp/execir-canary*", "/var/tmp/execir-canary*", "/dev/shm/execir-canary*", os.path.expanduser("~/execir-canary*"), "/work/execir-canary*", "/root/execir-canary*")
 
 
@@ -59,7 +62,7 @@ def run_poisoners(oracle: Oracle, cases: tuple[Case, ...] = SLOT_POISONERS) -> l
     outcomes = []
     for case in cases:
         (first,) = oracle.run([Job(case.program, case.tests, case.entry_point, LIMITS)], desc="poison")
-        (probe,) = oracle.run([Job(POISON_PROBE + f"# after {case.name}\n", case.tests, "add", LIMITS)], desc="poison")
+        (probe,) = oracle.run([Job(POISON_PROBE + f"# after {case.name}\n", case.tests, "add", PROBE_LIMITS)], desc="poison")
         outcomes.append(CaseOutcome(case, first))
         outcomes.append(CaseOutcome(Case(case.name + "/next", "poison", POISON_PROBE, case.tests, frozenset({Verdict.PASS})), probe))
     return outcomes
