@@ -13,7 +13,18 @@ from execir import __version__
 from execir.build.assemble import assemble_text_to_code
 from execir.build.config import BuildConfig
 from execir.build.verify import VerifyOutcome, verify
-from execir.build.writer import atomic_write_bytes, CORPUS, MANIFEST, QRELS, QUERIES, json_bytes, jsonl_bytes, qrels_bytes, sha256_hex, write_dataset
+from execir.build.writer import (
+    CORPUS,
+    MANIFEST,
+    QRELS,
+    QUERIES,
+    atomic_write_bytes,
+    json_bytes,
+    jsonl_bytes,
+    qrels_bytes,
+    sha256_hex,
+    write_dataset,
+)
 from execir.errors import ExecIRError
 from execir.execute import Oracle, OracleConfig
 from execir.tasks import bundled_humaneval_path, load_humaneval, load_mbpp

@@ -7,8 +7,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from execir.build.config import BuildConfig
 from execir.build.commands import format_summary
+from execir.build.config import BuildConfig
 from execir.build.pipeline import build
 from execir.evaluate.config import DEFAULT_RETRIEVERS, EvalConfig
 from execir.evaluate.runner import run_evaluation

@@ -6,10 +6,10 @@ from pathlib import Path
 from typing import Any
 
 from execir.build.writer import atomic_write_bytes, json_bytes, jsonl_bytes
+from execir.errors import MissingDependencyError
 from execir.evaluate.dataset import Dataset
 from execir.evaluate.pipeline import SystemResult
 from execir.metrics import rank_run
-from execir.errors import MissingDependencyError
 from execir.report.markdown import render_report
 from execir.report.plots import density_plot, operator_plot
 

@@ -9,7 +9,12 @@ from execir.build.writer import atomic_write_bytes, json_bytes
 from execir.evaluate.config import EvalConfig
 from execir.evaluate.dataset import load_dataset
 from execir.evaluate.outputs import write_outputs
-from execir.evaluate.pipeline import Timer, compare_systems, evaluate_systems, results_document
+from execir.evaluate.pipeline import (
+    Timer,
+    compare_systems,
+    evaluate_systems,
+    results_document,
+)
 
 
 def run_evaluation(config: EvalConfig) -> tuple[dict[str, Any], Path]:

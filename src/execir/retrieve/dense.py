@@ -16,7 +16,7 @@ import numpy as np
 
 from execir.errors import ExecIRError
 from execir.retrieve.encoders import CachingEncoder, Encoder
-from execir.retrieve.topk import top_k_matrix, to_run
+from execir.retrieve.topk import to_run, top_k_matrix
 from execir.types import Run
 
 QUERY_CHUNK = 256

@@ -11,7 +11,7 @@ from pathlib import Path
 from execir.errors import InputError
 from execir.tasks.python_task import check_unique, make_task, parse_program
 from execir.tasks.reader import iter_records, require
-from execir.tasks.source_text import normalise_newlines
+from execir.tasks.source_text import normalise_newlines, parse
 from execir.types import Task, TestSuite
 
 
@@ -60,7 +60,7 @@ def _entry_point(tree: ast.Module, asserts: list[str], path: Path, line: int) ->
     called = {
         node.func.id
         for assertion in asserts
-        for node in ast.walk(ast.parse(assertion))
+        for node in ast.walk(parse(assertion))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
     }
     for name in defined:

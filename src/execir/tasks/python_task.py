@@ -12,14 +12,20 @@ import re
 from pathlib import Path
 
 from execir.errors import InputError
-from execir.tasks.source_text import describe, function_docstring, normalise_newlines, strip_docstrings
+from execir.tasks.source_text import (
+    describe,
+    function_docstring,
+    normalise_newlines,
+    parse,
+    strip_docstrings,
+)
 from execir.types import Task, TestSuite
 
 
 def parse_program(text: str, path: Path, line: int, field: str) -> ast.Module:
     """Parse ``text`` or raise an InputError naming the field and the syntax problem."""
     try:
-        return ast.parse(text)
+        return parse(text)
     except SyntaxError as exc:
         raise InputError(str(path), line, field, f"does not parse as Python: {exc.msg} (line {exc.lineno} of the field)") from None
 

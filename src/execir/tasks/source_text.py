@@ -11,11 +11,20 @@ import ast
 import inspect
 import re
 import textwrap
+import warnings
 
 _EXAMPLE_HEADER = re.compile(r"^\s*(for\s+)?(examples?|e\.g\.|example\s+\d+)\s*[:.]?\s*$", re.IGNORECASE)
 _EXAMPLE_INLINE = re.compile(r"^\s*(for\s+example|examples?)\s*[:,]", re.IGNORECASE)
 _PROSE_HEADER = re.compile(r"^\s*(notes?|constraints?|returns?)\s*:?\s*$", re.IGNORECASE)
 _CODE_MARKERS = ("==", "=>", "➞", "->", ">>>")
+
+
+def parse(source: str) -> ast.Module:
+    """``ast.parse`` without the SyntaxWarning/DeprecationWarning noise that dataset code emits
+    (e.g. invalid escape sequences like ``"\\d"`` in MBPP regexes); errors still raise."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", (SyntaxWarning, DeprecationWarning))
+        return ast.parse(source)
 
 
 def normalise_newlines(text: str) -> str:
@@ -40,14 +49,14 @@ def strip_docstrings(source: str) -> str:
     ``\n`` only, as the parser counts them. Nothing else changes: blank lines and string
     literals are kept byte for byte, apart from blank lines before the first statement.
     """
-    tree = ast.parse(source)
+    tree = parse(source)
     lines = _split_keepends(source)
     nodes = sorted(docstring_nodes(tree), key=lambda n: (n.lineno, n.col_offset), reverse=True)
     for node in nodes:
         lines = _remove_statement(lines, node, _owner_body_len(tree, node))
     text = "".join(lines).lstrip("\n")
     text = text.rstrip("\n") + "\n"
-    ast.parse(text)  # the result must still be a valid program
+    parse(text)  # the result must still be a valid program
     return text
 
 
@@ -92,7 +101,7 @@ def _char_col(line: str, byte_col: int) -> int:
 
 def function_docstring(source: str, name: str) -> str | None:
     """The cleaned docstring of top-level function ``name``, or None."""
-    for node in ast.parse(source).body:
+    for node in parse(source).body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
             strings = _bare_strings(node.body)
             if strings:

@@ -26,7 +26,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import codec  # noqa: E402
 import frames  # noqa: E402
 
-
 clock: dict[str, float] = {}
 _CODE_CACHE: dict[tuple[str, str], object] = {}
 CODE_CACHE_SIZE = 512

@@ -14,7 +14,12 @@ from execir.mutate.operators.arith import (
     unary_minus_remove,
 )
 from execir.mutate.operators.base import Operator
-from execir.mutate.operators.calls import any_all_swap, arg_swap, method_swap, min_max_swap
+from execir.mutate.operators.calls import (
+    any_all_swap,
+    arg_swap,
+    method_swap,
+    min_max_swap,
+)
 from execir.mutate.operators.constants import (
     const_decr,
     const_incr,

@@ -6,7 +6,12 @@ import ast
 from collections.abc import Iterator
 
 from execir.mutate.edits import SpanEdit
-from execir.mutate.operators.base import nodes_of, operator_span, prefix_token_span, swaps_at
+from execir.mutate.operators.base import (
+    nodes_of,
+    operator_span,
+    prefix_token_span,
+    swaps_at,
+)
 from execir.mutate.source import SourceText
 
 SwapTable = dict[type[ast.operator], tuple[str, tuple[str, ...]]]
