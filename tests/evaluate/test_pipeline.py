@@ -12,7 +12,12 @@ from execir.errors import InputError
 from execir.evaluate.config import EvalConfig
 from execir.evaluate.dataset import load_dataset
 from execir.evaluate.outputs import write_outputs
-from execir.evaluate.pipeline import Timer, compare_systems, evaluate_systems, results_document
+from execir.evaluate.pipeline import (
+    Timer,
+    compare_systems,
+    evaluate_systems,
+    results_document,
+)
 from execir.types import Run
 
 DOCS = {

@@ -7,7 +7,13 @@ from math import comb
 import numpy as np
 import pytest
 
-from execir.metrics.stats import bootstrap_ci, holm, mcnemar_exact, paired_comparisons, win_tie_loss
+from execir.metrics.stats import (
+    bootstrap_ci,
+    holm,
+    mcnemar_exact,
+    paired_comparisons,
+    win_tie_loss,
+)
 
 
 def test_mcnemar_hand_computed():

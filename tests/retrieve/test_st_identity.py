@@ -4,7 +4,11 @@ import pytest
 
 from execir.errors import ExecIRError
 from execir.retrieve.cache import namespace_of
-from execir.retrieve.st import SentenceTransformerEncoder, directory_fingerprint, resolve_hub_revision
+from execir.retrieve.st import (
+    SentenceTransformerEncoder,
+    directory_fingerprint,
+    resolve_hub_revision,
+)
 
 
 def make_model_dir(root: Path, weights: bytes) -> Path:

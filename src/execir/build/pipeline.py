@@ -15,7 +15,6 @@ from execir.build.config import BuildConfig
 from execir.build.verify import VerifyOutcome, verify
 from execir.build.writer import (
     CORPUS,
-    MANIFEST,
     QRELS,
     QUERIES,
     atomic_write_bytes,
@@ -103,7 +102,6 @@ def _manifest(
 ) -> dict[str, Any]:
     path = source_path(config)
     admitted = len(outcome.verified)
-    considered = admitted + sum(1 for e in outcome.excluded if e.reason.startswith("canonical does not pass"))
     return {
         "format": DATASET_FORMAT,
         "toolkit": {"name": "execir", "version": __version__},
@@ -124,7 +122,7 @@ def _manifest(
         "excluded": [{"task_id": e.task_id, "reason": e.reason} for e in outcome.excluded],
         "oracle": {
             **_stable_oracle_facts(reliability),
-            "ground_truth_pass_rate": round(admitted / considered, 6) if considered else None,
+            "ground_truth_pass_rate": round(admitted / outcome.canonicals_run, 6) if outcome.canonicals_run else None,
             "flaky": sorted(outcome.flaky),
             "mutant_verdicts": dict(sorted(outcome.verdicts.items())),
             "timeouts": outcome.timeouts,
@@ -140,8 +138,3 @@ _STABLE_KEYS = ("oracle_version", "isolation", "level", "limits_policy", "runtim
 def _stable_oracle_facts(reliability: dict[str, Any]) -> dict[str, Any]:
     """The parts of the oracle's reliability report that do not vary between identical builds."""
     return {k: reliability[k] for k in _STABLE_KEYS if k in reliability}
-
-
-def manifest_path(out: Path) -> Path:
-    """Path of a dataset's manifest."""
-    return out / MANIFEST

@@ -52,16 +52,21 @@ class VerifyOutcome:
     candidates_executed: int
     verdicts: Counter[str]
     flaky: list[str]
+    canonicals_run: int = 0
+    """Distinct canonicals executed for admission (duplicate texts are excluded without running)."""
     timeouts: int = 0
     near_limit_timeouts: int = 0
-    surplus: int = 0
-    """Candidates verified to fail in a round after their task already had enough mutants."""
     """TIMEOUTs whose CPU time stayed under the budget (ended by the wall backstop): the labels a
     loaded machine could flip, which the oracle re-ran serially before accepting."""
+    surplus: int = 0
+    """Candidates verified to fail in a round after their task already had enough mutants."""
 
 
-def admit_tasks(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig) -> tuple[list[VerifiedTask], list[ExcludedTask]]:
-    """Run every canonical ``canonical_repeats`` times; keep tasks whose canonical always passes."""
+def admit_tasks(
+    tasks: Sequence[Task], oracle: Oracle, config: BuildConfig
+) -> tuple[list[VerifiedTask], list[ExcludedTask], int]:
+    """Run every distinct canonical ``canonical_repeats`` times; keep tasks whose canonical always
+    passes. Returns the admitted tasks, the excluded ones and how many canonicals were run."""
     admitted: list[VerifiedTask] = []
     excluded: list[ExcludedTask] = []
     seen_texts: dict[str, str] = {}
@@ -81,12 +86,12 @@ def admit_tasks(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig) -> t
             excluded.append(ExcludedTask(task.task_id, f"canonical does not pass its own tests: {admission.reason}"))
     order = {t.task_id: i for i, t in enumerate(tasks)}
     excluded.sort(key=lambda e: order[e.task_id])
-    return admitted, excluded
+    return admitted, excluded, len(candidates)
 
 
 def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progress: bool = False) -> VerifyOutcome:
     """Admit canonicals, then find up to ``max_mutants`` verified-failing mutants per task."""
-    admitted, excluded = admit_tasks(tasks, oracle, config)
+    admitted, excluded, canonicals_run = admit_tasks(tasks, oracle, config)
     texts = {v.task.solution for v in admitted}
     generated = 0
     for item in tqdm(admitted, desc="generating mutants", disable=not progress, leave=False):
@@ -120,7 +125,9 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
                 rejected[reason] += 1
                 if reason == "flaky":
                     flaky.append(f"{item.task.task_id} {mutant.operator} line {mutant.edit.line}")
-    return VerifyOutcome(admitted, excluded, rejected, generated, executed, verdicts, flaky, timeouts, near_limit, surplus)
+    return VerifyOutcome(
+        admitted, excluded, rejected, generated, executed, verdicts, flaky, canonicals_run, timeouts, near_limit, surplus
+    )
 
 
 def _next_batch(items: list[VerifiedTask], max_mutants: int) -> list[tuple[VerifiedTask, Mutant]]:

@@ -14,8 +14,13 @@ from execir.evaluate.config import DEFAULT_RETRIEVERS, EvalConfig
 from execir.evaluate.runner import run_evaluation
 from execir.execute import OracleConfig
 from execir.paths import embedding_cache_dir, verdict_cache_path
-from execir.report.markdown import LEADERBOARD_HEADER, leaderboard_rows
-from execir.report.tables import pct, share, text_table
+from execir.report.markdown import (
+    GAP_HEADER,
+    LEADERBOARD_HEADER,
+    gap_rows,
+    leaderboard_rows,
+)
+from execir.report.tables import pct, text_table
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -75,11 +80,7 @@ def run_main_job(args: argparse.Namespace) -> int:
 def format_leaderboard(results: dict[str, Any]) -> str:
     """Leaderboard and gap analyses as terminal tables."""
     lines = [text_table(LEADERBOARD_HEADER, leaderboard_rows(results)), ""]
-    rows = []
-    for name, s in results["systems"].items():
-        a = s["analyses"]
-        rows.append([name, pct(share(a.get("paired_mutant_share_of_misses"))), pct(share(a.get("canonical_below_distractor"))), pct(share(a.get("intrusion@10"))), pct(s["tie_rate"])])
-    lines.append(text_table(["system", "paired-mutant share of rank-1 misses", "canonical below distractor", "intrusion@10", "tie rate"], rows))
+    lines.append(text_table(GAP_HEADER, gap_rows(results)))
     lines += ["", _ablation_line(results), *_blind_operator_lines(results), ""]
     for c in results["comparisons"]:
         lines.append(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,18 +63,26 @@ def _manifest(root: Path) -> tuple[dict[str, Any], str | None]:
     return manifest, sha256_hex(data)
 
 
+def _records(path: Path, kind: str) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """(id, text, metadata) of every record of a BEIR JSONL file; ids unique, metadata an object."""
+    seen: set[str] = set()
+    for line, record in iter_jsonl(path):
+        record_id = str(require(record, "_id", (str, int), path, line))
+        if record_id in seen:
+            raise InputError(str(path), line, "_id", f"duplicate {kind} id '{record_id}'")
+        seen.add(record_id)
+        metadata = record.get("metadata") or {}
+        if not isinstance(metadata, dict):
+            raise InputError(str(path), line, "metadata", "expected an object")
+        yield record_id, require(record, "text", str, path, line), metadata
+
+
 def _corpus(path: Path) -> tuple[dict[str, str], dict[str, DocInfo], dict[str, dict[str, Any]]]:
     texts: dict[str, str] = {}
     docs: dict[str, DocInfo] = {}
     meta: dict[str, dict[str, Any]] = {}
-    for line, record in iter_jsonl(path):
-        doc_id = str(require(record, "_id", (str, int), path, line))
-        if doc_id in texts:
-            raise InputError(str(path), line, "_id", f"duplicate document id '{doc_id}'")
-        texts[doc_id] = require(record, "text", str, path, line)
-        metadata = record.get("metadata") or {}
-        if not isinstance(metadata, dict):
-            raise InputError(str(path), line, "metadata", "expected an object")
+    for doc_id, text, metadata in _records(path, "document"):
+        texts[doc_id] = text
         meta[doc_id] = metadata
         docs[doc_id] = DocInfo(
             task_id=str(metadata.get("task_id", "")),
@@ -86,13 +95,9 @@ def _corpus(path: Path) -> tuple[dict[str, str], dict[str, DocInfo], dict[str, d
 def _queries(path: Path) -> tuple[dict[str, str], dict[str, str]]:
     texts: dict[str, str] = {}
     tasks: dict[str, str] = {}
-    for line, record in iter_jsonl(path):
-        query_id = str(require(record, "_id", (str, int), path, line))
-        if query_id in texts:
-            raise InputError(str(path), line, "_id", f"duplicate query id '{query_id}'")
-        texts[query_id] = require(record, "text", str, path, line)
-        metadata = record.get("metadata") or {}
-        tasks[query_id] = str(metadata.get("task_id", query_id)) if isinstance(metadata, dict) else query_id
+    for query_id, text, metadata in _records(path, "query"):
+        texts[query_id] = text
+        tasks[query_id] = str(metadata.get("task_id", query_id))
     return texts, tasks
 
 

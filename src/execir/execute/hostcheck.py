@@ -10,6 +10,17 @@ SCAN_DIRS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
 MAX_ENTRIES = 20000
 
 
+def pid_alive(pid: int) -> bool:
+    """True while ``pid`` exists (also when it belongs to another user and cannot be signalled)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def artefacts(uids: Collection[int], roots: Iterable[str] = SCAN_DIRS, skip: Collection[str] = ()) -> list[str]:
     """Paths under ``roots`` owned by one of ``uids`` (no symlinks followed, bounded walk)."""
     found: list[str] = []

@@ -15,19 +15,10 @@ import tempfile
 from pathlib import Path
 
 from execir.execute.cgroups import ROOT
+from execir.execute.hostcheck import pid_alive
 
 _CGROUP_NAME = re.compile(r"^(\d+)-s\d+$")
 _HOST_DIR = re.compile(r"^execir-(\d+)-")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def stale_cgroups(root: Path = ROOT) -> list[Path]:
@@ -39,7 +30,7 @@ def stale_cgroups(root: Path = ROOT) -> list[Path]:
             continue
         for child in parent.iterdir():
             match = _CGROUP_NAME.match(child.name)
-            if match and child.is_dir() and not _alive(int(match.group(1))):
+            if match and child.is_dir() and not pid_alive(int(match.group(1))):
                 found.append(child)
     return found
 
@@ -50,7 +41,7 @@ def stale_host_dirs(tmp: Path | None = None) -> list[Path]:
     found = []
     for child in tmp.glob("execir-*"):
         match = _HOST_DIR.match(child.name)
-        if match and child.is_dir() and not child.is_symlink() and child.stat().st_uid == os.getuid() and not _alive(int(match.group(1))):
+        if match and child.is_dir() and not child.is_symlink() and child.stat().st_uid == os.getuid() and not pid_alive(int(match.group(1))):
             found.append(child)
     return found
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from execir.execute.hostcheck import pid_alive
+
 LOCK_DIR = Path("/run/execir-uids")
 FIRST = 200000
 BLOCK = 16
@@ -47,12 +49,4 @@ def _alive(path: Path) -> bool:
         pid = int(path.read_text() or "0")
     except (OSError, ValueError):
         return True
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return pid > 0 and pid_alive(pid)

@@ -6,7 +6,7 @@ import difflib
 from typing import Any
 
 from execir.evaluate.dataset import Dataset
-from execir.report.tables import ci, markdown_table, pct, pvalue, share
+from execir.report.tables import ci, markdown_table, pct, pvalue
 
 WORST_FAILURES = 5
 TIE_POLICY_TEXT = {
@@ -92,21 +92,21 @@ def _comparisons(results: dict[str, Any]) -> str:
     return markdown_table(["pair (a vs b)", "Δ exec@1 a-b [95% CI]", "win/tie/loss", "discordant a-only/b-only", "exact McNemar p", "Holm p"], rows)
 
 
-def _gap_table(results: dict[str, Any]) -> str:
+GAP_HEADER = ["system", "rank-1 misses that are the paired mutant", "canonical below a distractor", "hard-negative intrusion@10", "canonical tied with a mutant"]
+
+
+def gap_rows(results: dict[str, Any]) -> list[list[str]]:
+    """One row of gap analyses per system (shares as percentages)."""
     rows = []
     for name, s in results["systems"].items():
         a = s["analyses"]
-        rows.append(
-            [
-                name,
-                pct(share(a.get("paired_mutant_share_of_misses"))),
-                pct(share(a.get("canonical_below_distractor"))),
-                pct(share(a.get("intrusion@10"))),
-                pct(s["tie_rate"]),
-            ]
-        )
-    header = ["system", "rank-1 misses that are the paired mutant", "canonical below a distractor", "hard-negative intrusion@10", "canonical tied with a mutant"]
-    return markdown_table(header, rows)
+        shares = (a["paired_mutant_share_of_misses"], a["canonical_below_distractor"], a["intrusion@10"])
+        rows.append([name, *(pct(x["share"]) for x in shares), pct(s["tie_rate"])])
+    return rows
+
+
+def _gap_table(results: dict[str, Any]) -> str:
+    return markdown_table(GAP_HEADER, gap_rows(results))
 
 
 def _ablation(results: dict[str, Any]) -> str:
@@ -126,14 +126,9 @@ def _ablation(results: dict[str, Any]) -> str:
 def _operators(results: dict[str, Any]) -> str:
     names = list(results["systems"])
     operators = sorted({op for s in results["systems"].values() for op in s["analyses"].get("per_operator", {})})
-    rows = []
-    for op in operators:
-        row = [op]
-        for name in names:
-            record = results["systems"][name]["analyses"]["per_operator"].get(op)
-            row.append(f"{pct(record['rate'])} of {record['n']}" if record else "n/a")
-        rows.append(row)
-    rows.sort(key=lambda r: -max((float(c.split('%')[0]) if "%" in c else -1) for c in r[1:]))
+    tables = [results["systems"][name]["analyses"]["per_operator"] for name in names]
+    operators.sort(key=lambda op: -max(t[op]["rate"] if op in t else -1.0 for t in tables))  # worst first
+    rows = [[op, *(f"{pct(t[op]['rate'])} of {t[op]['n']}" if op in t else "n/a" for t in tables)] for op in operators]
     note = "Share of queries where that operator's mutant ranks above the canonical solution.\n\n"
     return note + markdown_table(["operator"] + names, rows)
 

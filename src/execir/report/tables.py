@@ -32,16 +32,6 @@ def ci(metric: dict[str, float]) -> str:
     return f"{metric['mean']:.3f} [{metric['ci_low']:.3f}, {metric['ci_high']:.3f}]"
 
 
-def share(value: Any) -> float | None:
-    """A share from either a bare number or a ``{"share"/"rate"/"value": x}`` record."""
-    if value is None or isinstance(value, (int, float)):
-        return value
-    for key in ("share", "rate", "value"):
-        if key in value:
-            return value[key]
-    return None
-
-
 def pvalue(p: float) -> str:
     """A p-value printed compactly."""
     return f"{p:.2g}" if p >= 1e-4 else f"{p:.1e}"

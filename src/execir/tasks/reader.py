@@ -34,7 +34,11 @@ def read_text(path: Path) -> str:
 
 def iter_jsonl(path: Path) -> Iterator[Record]:
     """Yield (line, object) for every non-blank line of a JSONL file."""
-    for number, line in enumerate(split_lines(read_text(path)), start=1):
+    return _jsonl_records(read_text(path), path)
+
+
+def _jsonl_records(text: str, path: Path) -> Iterator[Record]:
+    for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
         try:
@@ -54,7 +58,10 @@ def split_lines(text: str) -> list[str]:
 
 def iter_json_array(path: Path) -> Iterator[Record]:
     """Yield (line, object) for every element of a file holding one JSON array of objects."""
-    text = read_text(path)
+    return _array_records(read_text(path), path)
+
+
+def _array_records(text: str, path: Path) -> Iterator[Record]:
     decoder = json.JSONDecoder()
     index = _skip_space(text, 0)
     if index >= len(text) or text[index] != "[":
@@ -87,8 +94,8 @@ def iter_records(path: Path) -> Iterator[Record]:
     text = read_text(path)
     start = _skip_space(text, 0)
     if start < len(text) and text[start] == "[":
-        return iter_json_array(path)
-    return iter_jsonl(path)
+        return _array_records(text, path)
+    return _jsonl_records(text, path)
 
 
 def require(record: dict[str, Any], key: str, kind: type | tuple[type, ...], path: Path, line: int) -> Any:

@@ -130,7 +130,7 @@ def describe(docstring: str, entry_point: str) -> str:
         if in_examples and not _PROSE_HEADER.match(line):
             continue
         in_examples = False
-        if _looks_like_code(line, entry_point):
+        if _looks_like_code(line):
             continue
         prose = _prose_before_call(line, entry_point)
         if prose or not line:  # keep blank lines: they separate paragraphs
@@ -138,10 +138,8 @@ def describe(docstring: str, entry_point: str) -> str:
     return _join_paragraphs(kept)
 
 
-def _looks_like_code(line: str, entry_point: str) -> bool:
-    if any(marker in line for marker in _CODE_MARKERS):
-        return True
-    return line.startswith(f"{entry_point}(")
+def _looks_like_code(line: str) -> bool:
+    return any(marker in line for marker in _CODE_MARKERS)
 
 
 def _prose_before_call(line: str, entry_point: str) -> str:
