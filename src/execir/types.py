@@ -39,11 +39,19 @@ class Verdict(str, Enum):
     """The program could not be loaded (syntax error, missing entry point, compile failure)."""
     FLAKY = "FLAKY"
     """Repeated runs disagreed; scored as a failure but never used as a label."""
+    UNDECIDED = "UNDECIDED"
+    """The oracle could not decide (the task's own test code or reference failed, the judge broke):
+    never a label, counted and shown like FLAKY."""
 
     @property
     def is_failure(self) -> bool:
         """True when the program verifiably does not solve the task."""
         return self in (Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR)
+
+    @property
+    def is_label(self) -> bool:
+        """True when the verdict may become a relevance label (not FLAKY, not UNDECIDED)."""
+        return self not in (Verdict.FLAKY, Verdict.UNDECIDED)
 
 
 TestKind = Literal["check", "asserts", "stdio"]

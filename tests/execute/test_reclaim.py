@@ -36,14 +36,18 @@ def test_stale_host_dir_of_dead_oracle_is_removed_live_one_kept() -> None:
 def test_stale_empty_cgroup_is_removed() -> None:
     parent = ROOT / "pids" / "execir"
     parent.mkdir(exist_ok=True)
-    stale = parent / f"{_dead_pid()}-s9"
+    stale = parent / reclaim.slot_cgroup_name(9, 200000, _dead_pid())
     stale.mkdir()
-    mine = parent / f"{os.getpid()}-s9"
+    mine = parent / reclaim.slot_cgroup_name(9, 200016)
     mine.mkdir()
+    # the uid base is not a pid: a live oracle's slot whose uid base equals a dead pid is kept
+    live_slot = parent / reclaim.slot_cgroup_name(8, _dead_pid())
+    live_slot.mkdir()
     try:
         reclaim.reclaim()
-        assert not stale.exists() and mine.exists()
+        assert not stale.exists() and mine.exists() and live_slot.exists()
     finally:
         mine.rmdir()
+        live_slot.rmdir()
         if stale.exists():
             stale.rmdir()

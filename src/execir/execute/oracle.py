@@ -140,7 +140,7 @@ class Oracle:
             os.chmod(host_dir, 0o700)
             if drop:
                 os.chown(host_dir, base + i, base + i)
-            spec = SlotSpec(i, level, self.interpreter, base + i if drop else None, base + 8 + i if root else None, host_dir, self.bpf, f"{base}-s{i}" if use_cg else None)
+            spec = SlotSpec(i, level, self.interpreter, base + i if drop else None, base + 8 + i if root else None, host_dir, self.bpf, reclaim.slot_cgroup_name(i, base) if use_cg else None)
             slot = Slot(spec)
             self.slots.append(slot)
             self._free.put(slot)

@@ -1,7 +1,7 @@
 """Reclaim what an oracle killed with SIGKILL left behind: empty slot cgroups and host work dirs.
 
-Both carry the owning oracle's pid in their name (cgroup ``<pid>-s<slot>``, host dir
-``execir-<pid>-*`` under the temp dir). Only entries whose owner is dead are touched: a cgroup is
+Both carry the owning oracle's pid in their name (cgroup ``<pid>-u<uid base>-s<slot>`` from
+:func:`slot_cgroup_name`, host dir ``execir-<pid>-*`` under the temp dir). Only entries whose owner is dead are touched: a cgroup is
 removed only when it holds no process (``rmdir`` refuses otherwise), a host dir only when it
 belongs to this uid. Returns what was removed, for the reliability report.
 """
@@ -17,7 +17,19 @@ from pathlib import Path
 from execir.execute.cgroups import ROOT
 from execir.execute.hostcheck import pid_alive
 
-_CGROUP_NAME = re.compile(r"^(\d+)-s\d+$")
+_CGROUP_NAME = re.compile(r"^(\d+)-u\d+-s\d+$")
+
+
+def slot_cgroup_name(index: int, uid_base: int, pid: int | None = None) -> str:
+    """The one naming of a slot cgroup: the owning oracle's pid first (what reclaim checks), then
+    the uid block and the slot index (unique among the slots of live oracles)."""
+    return f"{os.getpid() if pid is None else pid}-u{uid_base}-s{index}"
+
+
+def cgroup_owner(name: str) -> int | None:
+    """The pid of the oracle that owns a slot cgroup named by :func:`slot_cgroup_name`."""
+    match = _CGROUP_NAME.match(name)
+    return int(match.group(1)) if match else None
 _HOST_DIR = re.compile(r"^execir-(\d+)-")
 
 
@@ -29,8 +41,8 @@ def stale_cgroups(root: Path = ROOT) -> list[Path]:
         if not parent.is_dir():
             continue
         for child in parent.iterdir():
-            match = _CGROUP_NAME.match(child.name)
-            if match and child.is_dir() and not pid_alive(int(match.group(1))):
+            owner = cgroup_owner(child.name)
+            if owner is not None and child.is_dir() and not pid_alive(owner):
                 found.append(child)
     return found
 

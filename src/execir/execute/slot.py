@@ -100,7 +100,7 @@ class Slot:
         procs = [str(d / "cgroup.procs") for d in set(self.cgroup.dirs.values())] if self.cgroup else []
         try:
             self.server = subprocess.Popen(argv, pass_fds=launch.pass_fds, env=launch.env, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log, preexec_fn=_preexec(procs, drop), start_new_session=True)
-        except OSError as exc:
+        except (OSError, subprocess.SubprocessError) as exc:  # SubprocessError: preexec_fn failed
             raise LauncherError(f"cannot start the sandbox: {exc}") from exc
         finally:
             remote.close()
