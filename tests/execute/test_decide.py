@@ -2,7 +2,7 @@ import pytest
 
 from execir.execute.decide import decide_call, decide_case, normalise
 from execir.execute.limits import Limits
-from execir.execute.slot import Raw
+from execir.execute.evidence import Raw
 from execir.types import Verdict
 
 GOOD = {"ready": True, "per_test": [True, True], "calls": 2, "violation": None, "first_failure": ""}

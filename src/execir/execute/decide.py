@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from execir.execute.slot import Raw
+from execir.execute.evidence import Raw
 from execir.types import Verdict
 
 _TRAILING_WS = re.compile(r"[ \t]+$", re.MULTILINE)

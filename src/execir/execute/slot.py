@@ -15,10 +15,11 @@ import socket
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from execir.execute import hostcheck, isolation
 from execir.execute.capture import Capture
+from execir.execute.evidence import Raw
 from execir.execute.cgroups import SlotCgroup
 from execir.execute.harness import frames
 from execir.execute.jobs import Job
@@ -49,25 +50,6 @@ class SlotSpec:
     cgroup_name: str | None
     pin_cpu: bool = True
     """Keep the slot's server, candidate and judge on one CPU: cross-CPU wakeups cost ~0.3 ms here."""
-
-
-@dataclass
-class Raw:
-    """What one run left behind, before any decision."""
-
-    started: bool = False
-    exit_code: int | None = None
-    cpu: float = 0.0
-    wall: float = 0.0
-    timeout: str = ""
-    capped: bool = False
-    memory_killed: bool = False
-    server_lost: bool = False
-    result: dict | None = None
-    stdout: bytes = b""
-    stderr_tail: str = ""
-    survivors: int = 0
-    extra: dict = field(default_factory=dict)
 
 
 class Slot:
