@@ -21,6 +21,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,10 +55,7 @@ def is_root() -> bool:
 def world_accessible(path: Path) -> bool:
     """True when a non-owner, non-root user can reach and execute/read ``path``."""
     path = path.resolve()
-    for parent in path.parents:
-        if not os.stat(parent).st_mode & stat.S_IXOTH:
-            return False
-    return bool(os.stat(path).st_mode & (stat.S_IROTH | stat.S_IXOTH))
+    return traversable(path.parent) and bool(os.stat(path).st_mode & (stat.S_IROTH | stat.S_IXOTH))
 
 
 def find_interpreter(need_world_access: bool) -> Interpreter:
@@ -108,12 +106,59 @@ class ServerLaunch:
     wipe_owned: list[str] = field(default_factory=list)
 
 
-def server_launch(level: str, interp: Interpreter, ctrl_fd: int, host_dir: str, tmp_mb: int) -> tuple[ServerLaunch, list[int]]:
-    """The server's command line; also returns fds to close in the parent after spawning."""
+def host_base() -> Path:
+    """Where an oracle's host directory goes: the temp dir when other users can traverse it (the
+    slot and judge uids must reach the staged harness), else the first such system temp dir."""
+    for candidate in (tempfile.gettempdir(), "/tmp", "/var/tmp", "/dev/shm"):
+        path = Path(candidate)
+        if path.is_dir() and traversable(path):
+            return path
+    raise IsolationError("no temporary directory that other users can traverse (tried $TMPDIR, /tmp, /var/tmp, /dev/shm)")
+
+
+def traversable(path: Path) -> bool:
+    """True when a non-owner, non-root user can enter ``path`` (every component searchable)."""
+    path = path.resolve()
+    return all(os.stat(p).st_mode & stat.S_IXOTH for p in (path, *path.parents))
+
+
+HARNESS_ROOT = Path("/run/execir-harness")
+"""Where root oracles stage the harness: readable by the slot and judge uids, and outside the
+directories the ``unshare`` level hides behind private tmpfs mounts (/tmp, /var/tmp, /dev/shm)."""
+
+
+def harness_dir(host_dir: Path) -> Path:
+    """The staging directory for this oracle: under :data:`HARNESS_ROOT` as root (named after the
+    owning pid, for reclaim), inside the oracle's own host directory otherwise."""
+    if not is_root():
+        return host_dir / "harness"
+    HARNESS_ROOT.mkdir(mode=0o755, exist_ok=True)
+    os.chmod(HARNESS_ROOT, 0o755)
+    return Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=HARNESS_ROOT))
+
+
+def stage_harness(dest: Path) -> Path:
+    """Copy the trusted harness files to ``dest`` (mode 0755, files 0644) and return it.
+
+    The package may be installed anywhere (an editable checkout in a 0700 home directory, a venv
+    other users cannot read); the server and judge run as unprivileged uids and start from this
+    copy, never from the installed package."""
+    dest.mkdir(mode=0o755, exist_ok=True)
+    os.chmod(dest, 0o755)
+    for source in sorted(HARNESS.glob("*.py")):
+        target = dest / source.name
+        target.write_bytes(source.read_bytes())
+        os.chmod(target, 0o644)
+    return dest
+
+
+def server_launch(level: str, interp: Interpreter, ctrl_fd: int, harness: Path, host_dir: str, tmp_mb: int) -> tuple[ServerLaunch, list[int]]:
+    """The server's command line; also returns fds to close in the parent after spawning.
+    ``harness`` is the staged copy of the harness files (see :func:`stage_harness`)."""
     py = [interp.path, *PY_FLAGS]
     if level == "bwrap":
-        return _bwrap(py, interp, ctrl_fd, tmp_mb)
-    script = str(HARNESS / "server.py")
+        return _bwrap(py, interp, ctrl_fd, harness, tmp_mb)
+    script = str(harness / "server.py")
     if level == "unshare":
         inner = " && ".join(f"mount -t tmpfs -o size={tmp_mb}m,mode=1777 tmpfs {d}" for d in ("/tmp", "/var/tmp", "/dev/shm"))
         argv = ["unshare", "--pid", "--fork", "--mount-proc", "--net", "--ipc", "--uts", "--kill-child", "--", "/bin/sh", "-c", inner + ' && exec "$@"', "sh", "setpriv", "--reuid", "{uid}", "--regid", "{uid}", "--clear-groups", "--", *py, script, str(ctrl_fd)]
@@ -125,7 +170,7 @@ def server_launch(level: str, interp: Interpreter, ctrl_fd: int, host_dir: str, 
     return ServerLaunch([*py, script, str(ctrl_fd)], dict(ENV, HOME=host_dir), host_dir, sweep, [], (ctrl_fd,), owned), []
 
 
-def _bwrap(py: list[str], interp: Interpreter, ctrl_fd: int, tmp_mb: int) -> tuple[ServerLaunch, list[int]]:
+def _bwrap(py: list[str], interp: Interpreter, ctrl_fd: int, harness: Path, tmp_mb: int) -> tuple[ServerLaunch, list[int]]:
     argv = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session", "--clearenv", "--as-pid-1"]
     argv += ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin"]
     argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(tmp_mb << 20), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
@@ -135,7 +180,7 @@ def _bwrap(py: list[str], interp: Interpreter, ctrl_fd: int, tmp_mb: int) -> tup
     fds = []
     for name in SANDBOX_FILES:
         fd = os.memfd_create(name)
-        os.write(fd, (HARNESS / name).read_bytes())
+        os.write(fd, (harness / name).read_bytes())
         os.lseek(fd, 0, os.SEEK_SET)
         fds.append(fd)
         argv += ["--ro-bind-data", str(fd), f"/harness/{name}"]
@@ -145,5 +190,5 @@ def _bwrap(py: list[str], interp: Interpreter, ctrl_fd: int, tmp_mb: int) -> tup
     return ServerLaunch(argv, {"PATH": "/usr/bin:/bin"}, "/tmp", "pidns", ["/dev/shm"], (ctrl_fd, *fds)), fds
 
 
-def judge_argv(interp: Interpreter, ctrl_fd: int, cpu: int | None) -> list[str]:
-    return [interp.path, *PY_FLAGS, str(HARNESS / "judge.py"), str(ctrl_fd), *([str(cpu)] if cpu is not None else [])]
+def judge_argv(interp: Interpreter, harness: Path, ctrl_fd: int, cpu: int | None) -> list[str]:
+    return [interp.path, *PY_FLAGS, str(harness / "judge.py"), str(ctrl_fd), *([str(cpu)] if cpu is not None else [])]

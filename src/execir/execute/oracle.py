@@ -113,8 +113,9 @@ class Oracle:
         self._uid_block = uids.allocate() if root and not self.config.uid_base else None
         base = self.config.uid_base or self._uid_block or 0
         self.stats["reclaimed_stale"] += reclaim.reclaim()
-        self._host_dir = tempfile.mkdtemp(prefix=f"execir-{os.getpid()}-")
+        self._host_dir = tempfile.mkdtemp(prefix=f"execir-{os.getpid()}-", dir=isolation.host_base() if root else None)
         os.chmod(self._host_dir, 0o711)
+        self._harness = isolation.stage_harness(isolation.harness_dir(Path(self._host_dir)))
         errors = []
         for level in levels:
             try:
@@ -140,7 +141,7 @@ class Oracle:
             os.chmod(host_dir, 0o700)
             if drop:
                 os.chown(host_dir, base + i, base + i)
-            spec = SlotSpec(i, level, self.interpreter, base + i if drop else None, base + 8 + i if root else None, host_dir, self.bpf, reclaim.slot_cgroup_name(i, base) if use_cg else None)
+            spec = SlotSpec(i, level, self.interpreter, base + i if drop else None, base + 8 + i if root else None, host_dir, str(self._harness), self.bpf, reclaim.slot_cgroup_name(i, base) if use_cg else None)
             slot = Slot(spec)
             self.slots.append(slot)
             self._free.put(slot)
@@ -160,6 +161,9 @@ class Oracle:
         if self._host_dir:
             shutil.rmtree(self._host_dir, ignore_errors=True)
             self._host_dir = ""
+        if getattr(self, "_harness", None):
+            shutil.rmtree(self._harness, ignore_errors=True)
+            self._harness = None
         block = getattr(self, "_uid_block", None)
         if block:
             uids.release(block)

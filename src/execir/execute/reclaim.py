@@ -16,6 +16,7 @@ from pathlib import Path
 
 from execir.execute.cgroups import ROOT
 from execir.execute.hostcheck import pid_alive
+from execir.execute.isolation import HARNESS_ROOT, IsolationError, host_base
 
 _CGROUP_NAME = re.compile(r"^(\d+)-u\d+-s\d+$")
 
@@ -49,13 +50,35 @@ def stale_cgroups(root: Path = ROOT) -> list[Path]:
 
 def stale_host_dirs(tmp: Path | None = None) -> list[Path]:
     """Host work dirs of dead oracles owned by this uid."""
-    tmp = tmp or Path(tempfile.gettempdir())
     found = []
-    for child in tmp.glob("execir-*"):
+    for child in (c for base in _host_bases(tmp) for c in base.glob("execir-*")):
         match = _HOST_DIR.match(child.name)
         if match and child.is_dir() and not child.is_symlink() and child.stat().st_uid == os.getuid() and not pid_alive(int(match.group(1))):
             found.append(child)
     return found
+
+
+def stale_harness_dirs(root: Path = HARNESS_ROOT) -> list[Path]:
+    """Staged harness copies of dead oracles (``<pid>-*`` under ``root``)."""
+    if not root.is_dir():
+        return []
+    found = []
+    for child in root.iterdir():
+        owner = child.name.split("-", 1)[0]
+        if owner.isdigit() and child.is_dir() and not child.is_symlink() and not pid_alive(int(owner)):
+            found.append(child)
+    return found
+
+
+def _host_bases(tmp: Path | None) -> list[Path]:
+    if tmp is not None:
+        return [tmp]
+    bases = {Path(tempfile.gettempdir())}
+    try:
+        bases.add(host_base())
+    except IsolationError:
+        pass
+    return sorted(bases)
 
 
 def reclaim() -> int:
@@ -67,7 +90,7 @@ def reclaim() -> int:
             removed += 1
         except OSError:
             continue  # still holds a process, or not ours to remove
-    for path in stale_host_dirs():
+    for path in stale_host_dirs() + stale_harness_dirs():
         shutil.rmtree(path, ignore_errors=True)
         removed += not path.exists()
     return removed

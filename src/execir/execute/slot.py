@@ -16,6 +16,7 @@ import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from execir.execute import hostcheck, isolation
 from execir.execute.capture import Capture
@@ -46,6 +47,8 @@ class SlotSpec:
     uid: int | None
     judge_uid: int | None
     host_dir: str
+    harness: str
+    """The staged, world-readable copy of the harness files (:func:`isolation.stage_harness`)."""
     bpf: bytes | None
     cgroup_name: str | None
     pin_cpu: bool = True
@@ -76,7 +79,7 @@ class Slot:
         spec = self.spec
         self.generation += 1
         self.ctrl, remote = socket.socketpair()
-        launch, extra_fds = isolation.server_launch(spec.level, spec.interpreter, remote.fileno(), spec.host_dir, 256)
+        launch, extra_fds = isolation.server_launch(spec.level, spec.interpreter, remote.fileno(), Path(spec.harness), spec.host_dir, 256)
         argv = [a.replace("{uid}", str(spec.uid)) for a in launch.argv]
         drop = spec.uid if spec.level in ("bwrap", "uid") else None
         procs = [str(d / "cgroup.procs") for d in set(self.cgroup.dirs.values())] if self.cgroup else []
@@ -101,7 +104,7 @@ class Slot:
         uid = self.spec.judge_uid
         # user/group/extra_groups=None leave the credentials alone (as when the arguments are absent)
         extra_groups: list[int] | None = [] if uid is not None else None
-        self.judge = subprocess.Popen(isolation.judge_argv(self.spec.interpreter, remote.fileno(), self.cpu), pass_fds=(remote.fileno(),), env=dict(isolation.ENV, HOME="/"), cwd="/", stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log, start_new_session=True, user=uid, group=uid, extra_groups=extra_groups)
+        self.judge = subprocess.Popen(isolation.judge_argv(self.spec.interpreter, Path(self.spec.harness), remote.fileno(), self.cpu), pass_fds=(remote.fileno(),), env=dict(isolation.ENV, HOME="/"), cwd="/", stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log, start_new_session=True, user=uid, group=uid, extra_groups=extra_groups)
         remote.close()
         hello = self._expect(self.jctrl, START_TIMEOUT)
         if hello is None or hello.get("op") != "hello":
