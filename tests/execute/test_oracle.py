@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from execir.execute import ExecResult, Job, Limits, Oracle, OracleConfig, hostcheck
+from execir.execute import ExecResult, Job, Limits, Oracle, OracleConfig, hostcheck, isolation
 from execir.types import StdioCase, TestSuite, Verdict
 
 from .conftest import FAST
@@ -24,10 +24,39 @@ def job(program: str, tests: TestSuite = CHECK, entry: str = "sort_list", limits
 
 def test_pass_fail_error_and_order(oracle):
     results = oracle.run([job(GOOD), job(BAD), job("def sort_list(xs)\n"), job("x = 1\n")])
-    assert [r.verdict for r in results] == [Verdict.PASS, Verdict.FAIL, Verdict.ERROR, Verdict.ERROR]
+    # a syntax error is found outside the sandbox (ERROR); a missing entry point is the candidate's
+    # own report from inside it, which it could forge, so it is an ordinary FAIL
+    assert [r.verdict for r in results] == [Verdict.PASS, Verdict.FAIL, Verdict.ERROR, Verdict.FAIL]
     assert all(isinstance(r, ExecResult) and not r.cached for r in results)
     assert results[0].per_test == (True,)
-    assert "bwrap" in results[0].isolation or results[0].isolation
+    assert {r.isolation for r in results} == {oracle.isolation}
+    assert oracle.level == isolation.available_levels()[0]  # the strongest level this machine offers
+
+
+def test_forged_load_error_is_not_an_error_verdict(oracle):
+    forger = "import os, sys, socket\nsys.modules['frames'].send(socket.socket(fileno=3), {'op': 'load_error', 'reason': 'compile: SyntaxError'})\nos._exit(0)\n"
+    (result,) = oracle.run([job(forger)])
+    assert result.verdict is Verdict.FAIL, result
+
+
+def test_broken_test_code_is_undecided_never_a_label(oracle, tmp_path):
+    broken = TestSuite("check", "def check(candidate):\n    assert candidate([1]) == [1]\nundefined_helper()\n")
+    results = oracle.run([job(GOOD, broken), job(BAD, broken)])
+    assert [r.verdict for r in results] == [Verdict.UNDECIDED, Verdict.UNDECIDED]
+    assert not results[0].verdict.is_label and oracle.reliability()["undecided"] >= 2
+
+
+def test_unencodable_failure_text_cannot_break_a_batch(tmp_path):
+    """A lone surrogate or terminal escapes in a failure message: the batch completes, the cache
+    stores the verdict, and the detail prints safely."""
+    hostile = "def sort_list(xs):\n    raise ValueError('\\udcff \\x1b[2K\\rPASS')\n"
+    with Oracle(OracleConfig(workers=1, cache_path=tmp_path / "v.sqlite", progress=False)) as first:
+        results = first.run([job(hostile), job(GOOD)])
+    assert [r.verdict for r in results] == [Verdict.FAIL, Verdict.PASS]
+    assert "\x1b" not in results[0].detail and "\r" not in results[0].detail
+    with Oracle(OracleConfig(workers=1, cache_path=tmp_path / "v.sqlite", progress=False)) as second:
+        again = second.run([job(hostile), job(GOOD)])
+    assert [r.cached for r in again] == [True, True] and again[0].verdict is Verdict.FAIL
 
 
 @pytest.mark.parametrize(
@@ -127,6 +156,7 @@ def test_stdio_suite(oracle):
     good = "a, b = map(int, input().split())\nprint(a + b)\n"
     results = oracle.run([job(good, tests, ""), job("print(3)\n", tests, ""), job("print(\n", tests, "")])
     assert [r.verdict for r in results] == [Verdict.PASS, Verdict.FAIL, Verdict.ERROR]
+    assert results[2].seconds == 0.0  # a program that does not compile is never run
     assert results[0].per_test == (True, True)
     assert results[1].per_test == (True, False)
 

@@ -1,7 +1,7 @@
 """SQLite verdict cache: one row per job key, committed as each verdict is known.
 
 A build killed midway and re-run re-executes nothing already verified. FLAKY results are not
-cached (they are not verified labels).
+cached, nor are UNDECIDED ones (they are not verified labels). Text is stored in printable form.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 from execir.execute.jobs import ExecResult
+from execir.execute.safe_text import printable
 from execir.types import Verdict
 
 _SCHEMA = """
@@ -47,13 +48,17 @@ class VerdictCache:
         return ExecResult(Verdict(row[0]), row[1], row[2], per_test, row[4], row[5], row[6], cached=True)
 
     def put(self, key: str, result: ExecResult) -> None:
-        if self._db is None or result.verdict is Verdict.FLAKY:
+        if self._db is None:
+            return
+        if not result.verdict.is_label:
             return
         per_test = json.dumps(list(result.per_test)) if result.per_test is not None else None
+        # candidate text may hold lone surrogates (not encodable as UTF-8): store a printable form
+        detail, tail = printable(result.detail, 2000), printable(result.stderr_tail, 8192, one_line=False)
         with self._lock:
             self._db.execute(
                 "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (key, result.verdict.value, result.seconds, result.wall_seconds, per_test, result.detail, result.stderr_tail, result.isolation),
+                (key, result.verdict.value, result.seconds, result.wall_seconds, per_test, detail, tail, result.isolation),
             )
 
     def close(self) -> None:

@@ -1,23 +1,43 @@
-"""The verdict, decided outside the candidate from what the run left behind (pure functions).
+"""Every verdict rule of the oracle, as pure functions over the evidence a run left behind.
 
-Order (first match wins): output cap -> FAIL; CPU or wall budget -> TIMEOUT; memory kill -> FAIL;
-signal or non-zero status -> FAIL; malformed or incomplete record stream -> FAIL; any failing
-test -> FAIL; could not load (syntax error, missing entry point, import raised) -> ERROR; PASS.
-Exit status is evidence of failure only, never of success.
+A call job (``check``/``asserts``: candidate behind the judge's proxy), first match wins:
 
-stdio comparison is strict: stdout must be valid UTF-8 (invalid bytes -> FAIL); the only
-normalisation, applied to both sides, is CRLF/CR -> LF, trailing spaces/tabs removed per line and
-trailing blank lines removed. No Unicode normalisation, no numeric leniency.
+1. output cap exceeded -> FAIL
+2. CPU budget (CPU of the whole process tree plus the judge's decoding of the candidate's replies)
+   or wall backstop exceeded, or the judge stopped decoding at the budget -> TIMEOUT
+3. memory limit kill -> FAIL; sandbox lost -> FAIL; killed by a signal -> FAIL
+4. the task's own test or reference code failed before any call, or the judge gave no report
+   -> UNDECIDED (never a label: the oracle could not decide)
+5. the program does not compile (checked outside the sandbox, before it runs) -> ERROR
+6. non-zero exit status, candidate exited or raised SystemExit/KeyboardInterrupt during a call,
+   protocol violation, load failure reported from inside the sandbox (an import that raised, a
+   missing entry point), incomplete or malformed report, any failing test -> FAIL
+7. PASS. Exit status is evidence of failure only, never of success.
+
+A stdio case: 1-3 as above, then non-zero exit status -> FAIL, no load report -> FAIL, stdout not
+valid UTF-8 -> FAIL, normalised stdout differs -> FAIL, else PASS. A stdio job is the first
+non-PASS case, in order. Comparison is strict: the only normalisation, applied to both sides, is
+CRLF -> LF, trailing spaces/tabs removed per line and trailing blank lines removed. A lone CR is
+kept (``"1\\r2"`` is not ``"1\\n2"``); no Unicode normalisation, no numeric leniency.
+
+Repeats: near-limit TIMEOUTs (wall-limited under budget, finished just over budget) and lost
+sandboxes are re-run; if the runs disagree the verdict is FLAKY (never a label). A canonical is
+admitted only when every repeat PASSes.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from execir.execute.evidence import Raw
+from execir.execute.limits import Limits
+from execir.execute.safe_text import printable
 from execir.types import Verdict
 
+NEAR_LIMIT = 1.25
+"""A run that finished within this factor of the CPU budget is re-run before it is called TIMEOUT."""
 _TRAILING_WS = re.compile(r"[ \t]+$", re.MULTILINE)
 
 
@@ -28,11 +48,29 @@ class Decision:
     per_test: tuple[bool, ...] | None
 
 
-def _resource_failure(raw: Raw) -> Decision | None:
+def charged_cpu(raw: Raw) -> float:
+    """CPU charged to the candidate: its process tree plus the judge's decoding of its replies."""
+    result = raw.result if isinstance(raw.result, dict) else {}
+    decode = result.get("decode_cpu", 0.0)
+    return raw.cpu + (decode if type(decode) is float and decode > 0 else 0.0)
+
+
+def over_budget(raw: Raw, limits: Limits) -> str:
+    """Which budget the run broke: ``cpu``/``wall`` (stopped there), ``cpu-late`` (finished, but
+    over the CPU budget), ``judge`` (the judge stopped decoding at the budget), or ``""``."""
+    if raw.timeout:
+        return raw.timeout
+    if isinstance(raw.result, dict) and raw.result.get("violation_kind") == "budget":
+        return "judge"
+    return "cpu-late" if charged_cpu(raw) > limits.cpu_seconds else ""
+
+
+def _resource_failure(raw: Raw, limits: Limits) -> Decision | None:
     if raw.capped:
         return Decision(Verdict.FAIL, "output cap exceeded", None)
-    if raw.timeout:
-        what = "cpu (finished over budget)" if raw.timeout == "cpu-late" else raw.timeout
+    budget = over_budget(raw, limits)
+    if budget:
+        what = {"cpu-late": "cpu (finished over budget)", "judge": "cpu (the judge's decoding of the replies)"}.get(budget, budget)
         return Decision(Verdict.TIMEOUT, f"{what} budget exceeded", None)
     if raw.memory_killed:
         return Decision(Verdict.FAIL, "killed at the memory limit", None)
@@ -43,33 +81,40 @@ def _resource_failure(raw: Raw) -> Decision | None:
     return None
 
 
-def decide_call(raw: Raw) -> Decision:
-    """Verdict of a check/asserts run (candidate behind the judge's proxy)."""
-    found = _resource_failure(raw)
+def _text(value: object, limit: int = 300) -> str:
+    return printable(value if isinstance(value, str) else "", limit)
+
+
+def decide_call(raw: Raw, limits: Limits, compile_error: str = "") -> Decision:
+    """Verdict of a check/asserts run. ``compile_error`` is the host's own compile check."""
+    if compile_error:
+        return Decision(Verdict.ERROR, f"does not compile: {_text(compile_error)}", None)
+    found = _resource_failure(raw, limits)
     if found:
         return found
     result = raw.result
+    if isinstance(result, dict) and result.get("judge_error"):
+        return Decision(Verdict.UNDECIDED, f"the task's test code failed in the judge: {_text(result['judge_error'])}", None)
     if raw.exit_code != 0:
         return Decision(Verdict.FAIL, f"exit status {raw.exit_code}", _per_test(result))
     if not isinstance(result, dict):
-        return Decision(Verdict.FAIL, "no judge report (incomplete record stream)", None)
-    if result.get("judge_error"):
-        return Decision(Verdict.ERROR, f"judge error: {result['judge_error']}", None)
+        return Decision(Verdict.UNDECIDED, "the judge gave no report", None)
     if not result.get("ready"):
         if result.get("load_error"):
-            return Decision(Verdict.ERROR, f"load error: {result['load_error']}", None)
-        return Decision(Verdict.FAIL, f"incomplete record stream: {result.get('violation', '')}", None)
+            return Decision(Verdict.FAIL, f"failed to load: {_text(result['load_error'])}", None)
+        return Decision(Verdict.FAIL, f"incomplete record stream: {_text(result.get('violation'))}", None)
     per_test = _per_test(result)
     if per_test is None or not per_test:
         return Decision(Verdict.FAIL, "malformed judge report", None)
     if result.get("violation"):
-        return Decision(Verdict.FAIL, f"protocol violation: {result['violation']}", per_test)
+        return Decision(Verdict.FAIL, f"protocol violation: {_text(result['violation'])}", per_test)
     if not all(per_test):
-        return Decision(Verdict.FAIL, f"{per_test.count(False)}/{len(per_test)} tests failed: {result.get('first_failure', '')}", per_test)
-    return Decision(Verdict.PASS, f"{len(per_test)} tests passed, {result.get('calls', 0)} calls", per_test)
+        return Decision(Verdict.FAIL, f"{per_test.count(False)}/{len(per_test)} tests failed: {_text(result.get('first_failure'))}", per_test)
+    calls = result.get("calls")
+    return Decision(Verdict.PASS, f"{len(per_test)} tests passed, {calls if type(calls) is int else 0} calls", per_test)
 
 
-def _per_test(result: dict | None) -> tuple[bool, ...] | None:
+def _per_test(result: object) -> tuple[bool, ...] | None:
     if not isinstance(result, dict) or not isinstance(result.get("per_test"), list):
         return None
     values = result["per_test"]
@@ -80,18 +125,17 @@ def _per_test(result: dict | None) -> tuple[bool, ...] | None:
 
 def normalise(text: str) -> str:
     """The documented stdio normalisation (applied to actual and expected output alike)."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return _TRAILING_WS.sub("", text).rstrip("\n")
+    return _TRAILING_WS.sub("", text.replace("\r\n", "\n")).rstrip("\n")
 
 
-def decide_case(raw: Raw, expected: str) -> Decision:
+def decide_case(raw: Raw, expected: str, limits: Limits, compile_error: str = "") -> Decision:
     """Verdict of one stdio case."""
-    found = _resource_failure(raw)
+    if compile_error:
+        return Decision(Verdict.ERROR, f"does not compile: {_text(compile_error)}", None)
+    found = _resource_failure(raw, limits)
     if found:
         return found
     hello = raw.result
-    if isinstance(hello, dict) and hello.get("op") == "load_error" and raw.exit_code == 0:
-        return Decision(Verdict.ERROR, f"load error: {hello.get('reason', '')}", None)
     if raw.exit_code != 0:
         return Decision(Verdict.FAIL, f"exit status {raw.exit_code}", (False,))
     if not isinstance(hello, dict) or hello.get("op") != "loaded":
@@ -103,3 +147,37 @@ def decide_case(raw: Raw, expected: str) -> Decision:
     if normalise(actual) != normalise(expected):
         return Decision(Verdict.FAIL, "wrong output", (False,))
     return Decision(Verdict.PASS, "output matches", (True,))
+
+
+def aggregate_cases(decisions: Sequence[Decision], total: int) -> Decision:
+    """A stdio job: the first non-PASS case decides (later cases are not run)."""
+    for number, decision in enumerate(decisions, 1):
+        if decision.verdict is not Verdict.PASS:
+            per_test = (True,) * (number - 1) + (False,) * (total - number + 1)
+            later = " (later cases not run)" if number < total else ""
+            return Decision(decision.verdict, f"case {number}: {decision.detail}{later}", per_test)
+    return Decision(Verdict.PASS, f"{total} cases passed", (True,) * total)
+
+
+def is_suspect(raw: Raw, limits: Limits) -> bool:
+    """Worth a serial re-run: wall-limited while under the CPU budget, finished just over budget,
+    or the sandbox was lost."""
+    budget = over_budget(raw, limits)
+    if budget == "wall" and charged_cpu(raw) < limits.cpu_seconds:
+        return True
+    if budget == "cpu-late" and charged_cpu(raw) < NEAR_LIMIT * limits.cpu_seconds:
+        return True
+    return raw.server_lost
+
+
+def combine_repeats(verdicts: Sequence[Verdict]) -> Verdict:
+    """One verdict from repeated runs of the same job: their common verdict, else FLAKY."""
+    return verdicts[0] if len(set(verdicts)) == 1 else Verdict.FLAKY
+
+
+def admission(verdicts: Sequence[Verdict], details: Sequence[str]) -> tuple[bool, str]:
+    """A canonical is admitted only if every repeat passed; otherwise the first failure's reason."""
+    for verdict, detail in zip(verdicts, details):
+        if verdict is not Verdict.PASS:
+            return False, f"{verdict.value}: {detail}"
+    return True, ""

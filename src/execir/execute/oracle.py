@@ -37,17 +37,17 @@ from pathlib import Path
 from tqdm import tqdm
 
 from execir.errors import ExecIRError
-from execir.execute import cgroups, hostcheck, isolation, reclaim, uids
+from execir.execute import cgroups, decide, hostcheck, isolation, reclaim, uids
 from execir.execute.cache import VerdictCache
-from execir.execute.decide import decide_call, decide_case
+from execir.execute.evidence import Raw
 from execir.execute.jobs import ORACLE_VERSION, Admission, ExecResult, Job
 from execir.execute.limits import Limits, policy
+from execir.execute.safe_text import printable
 from execir.execute.seccomp_filter import build_bpf
 from execir.execute.slot import LauncherError, Slot, SlotSpec
 from execir.types import TestSuite, Verdict
 
 LAUNCH_ATTEMPTS = 3
-NEAR_LIMIT = 1.25
 
 
 class OracleError(ExecIRError):
@@ -230,7 +230,7 @@ class Oracle:
             seen.append(again)
             with self._lock:
                 self.stats["reruns"] += 1
-        if len({r.verdict for r in seen}) == 1:
+        if decide.combine_repeats([r.verdict for r in seen]) is not Verdict.FLAKY:
             return seen[-1]
         with self._lock:
             self.flaky.append(f"{job.entry_point}@{job.cache_key(self.isolation)[:12]}: " + "/".join(r.verdict.value for r in seen))
@@ -256,39 +256,37 @@ class Oracle:
             self._free.put(slot)
 
     def _execute_on(self, slot: Slot, job: Job) -> tuple[ExecResult, bool]:
+        broken = compile_error(job.program)
         if job.tests.kind == "stdio":
-            return self._execute_stdio(slot, job)
-        raw = slot.run_call(job)
-        decision = decide_call(raw)
-        suspect = _suspect(raw, job.limits)
+            return self._execute_stdio(slot, job, broken)
+        raw = Raw() if broken else slot.run_call(job)
+        decision = decide.decide_call(raw, job.limits, broken)
+        return self._result(decision, [raw], job, "proxy judge")
+
+    def _execute_stdio(self, slot: Slot, job: Job, broken: str) -> tuple[ExecResult, bool]:
+        cases = job.tests.stdio_cases
+        raws: list[Raw] = []
+        decisions: list[decide.Decision] = []
+        for case in cases:
+            raw = Raw() if broken else slot.run_main(job, case.input)
+            raws.append(raw)
+            decisions.append(decide.decide_case(raw, case.output, job.limits, broken))
+            if decisions[-1].verdict is not Verdict.PASS:
+                break
+        return self._result(decide.aggregate_cases(decisions, len(cases)), raws, job, "stdio")
+
+    def _result(self, decision: decide.Decision, raws: list[Raw], job: Job, protocol: str) -> tuple[ExecResult, bool]:
+        """The typed result of a decided job, and whether it deserves a serial re-run."""
+        last = raws[-1] if raws else Raw()
+        suspect = decision.verdict is not Verdict.PASS and decide.is_suspect(last, job.limits)
         with self._lock:
             self.stats["timeouts"] += decision.verdict is Verdict.TIMEOUT
             self.stats["near_limit_timeouts"] += suspect and decision.verdict is Verdict.TIMEOUT
-        result = ExecResult(decision.verdict, round(raw.cpu, 6), round(raw.wall, 6), decision.per_test, "proxy judge: " + decision.detail, raw.stderr_tail, self.isolation)
-        return result, suspect
-
-    def _execute_stdio(self, slot: Slot, job: Job) -> tuple[ExecResult, bool]:
-        per_test: list[bool] = []
-        cpu = wall = 0.0
-        tail, detail, verdict, suspect = "", "", Verdict.PASS, False
-        cases = job.tests.stdio_cases
-        for case in cases:
-            raw = slot.run_main(job, case.input)
-            decision = decide_case(raw, case.output)
-            cpu, wall, tail = cpu + raw.cpu, wall + raw.wall, raw.stderr_tail
-            per_test.append(decision.verdict is Verdict.PASS)
-            if decision.verdict is not Verdict.PASS:
-                verdict, detail, suspect = decision.verdict, f"case {len(per_test)}: {decision.detail}", _suspect(raw, job.limits)
-                break
-        per_test += [False] * (len(cases) - len(per_test))
-        if verdict is Verdict.PASS:
-            detail = f"{len(cases)} cases passed"
-        elif len(per_test) < len(cases) or not all(per_test):
-            detail += " (later cases not run)" if per_test.count(False) > 1 else ""
-        with self._lock:
-            self.stats["timeouts"] += verdict is Verdict.TIMEOUT
-            self.stats["near_limit_timeouts"] += suspect and verdict is Verdict.TIMEOUT
-        return ExecResult(verdict, round(cpu, 6), round(wall, 6), tuple(per_test), "stdio: " + detail, tail, self.isolation), suspect
+            self.stats["undecided"] += decision.verdict is Verdict.UNDECIDED
+        cpu = sum(decide.charged_cpu(r) for r in raws)
+        wall = sum(r.wall for r in raws)
+        tail = printable(last.stderr_tail, 4096, one_line=False)
+        return ExecResult(decision.verdict, round(cpu, 6), round(wall, 6), decision.per_test, f"{protocol}: {decision.detail}", tail, self.isolation), suspect
 
     # ---- admission and reporting -----------------------------------------------------------
     def admit_canonical(self, program: str, tests: TestSuite, entry_point: str, repeats: int = 3) -> Admission:
@@ -326,6 +324,7 @@ class Oracle:
             "verdicts": dict(sorted(self.verdicts.items())),
             "flaky": list(self.flaky),
             "timeouts": timeouts,
+            "undecided": self.stats["undecided"],
             "near_limit_timeout_share": round(self.stats["near_limit_timeouts"] / timeouts, 4) if timeouts else 0.0,
             "launcher_errors": self.stats["launcher_errors"],
             "reclaimed_stale": self.stats["reclaimed_stale"],
@@ -338,15 +337,17 @@ class Oracle:
 def _admission(results: tuple[ExecResult, ...]) -> Admission:
     """Admit a canonical only if every repeat passed; its slowest CPU time sets the mutants' budget."""
     cpu = max(r.seconds for r in results)
-    failed = [r for r in results if r.verdict is not Verdict.PASS]
-    reason = f"{failed[0].verdict.value}: {failed[0].detail}" if failed else ""
-    return Admission(not failed, cpu, Limits.from_canonical(cpu), reason, results)
+    ok, reason = decide.admission([r.verdict for r in results], [r.detail for r in results])
+    return Admission(ok, cpu, Limits.from_canonical(cpu), reason, results)
 
 
-def _suspect(raw, limits: Limits) -> bool:  # type: ignore[no-untyped-def]
-    """Near-limit TIMEOUTs (wall-limited, or finished just over budget) and unexplained kills."""
-    if raw.timeout == "wall" and raw.cpu < limits.cpu_seconds:
-        return True
-    if raw.timeout == "cpu-late" and raw.cpu < NEAR_LIMIT * limits.cpu_seconds:
-        return True
-    return raw.server_lost
+def compile_error(program: str) -> str:
+    """Why ``program`` does not compile, checked here (outside the sandbox, without running it),
+    so that ERROR is a verdict only the trusted side can give; ``""`` when it compiles."""
+    try:
+        compile(program, "<candidate>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return ""
+
+

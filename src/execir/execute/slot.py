@@ -217,8 +217,6 @@ class Slot:
             if self.cgroup:
                 raw.cpu = self.cgroup.cpu_seconds() - cpu0
                 raw.memory_killed = self.cgroup.memory_failures() > mem0 and raw.exit_code == -signal.SIGKILL
-            if not raw.timeout and raw.cpu > limits.cpu_seconds:
-                raw.timeout = "cpu-late"  # finished, but over budget: re-run as near-limit
             for cap in captures:
                 cap.drain()
             raw.capped = raw.capped or any(c.capped for c in captures)
