@@ -31,6 +31,13 @@ LEVELS = ("bwrap", "unshare", "uid", "rlimits")
 HARNESS = Path(__file__).parent / "harness"
 SANDBOX_FILES = ("server.py", "driver.py", "codec.py", "frames.py")
 ENV = {"PYTHONHASHSEED": "0", "TZ": "UTC", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
+GUARANTEES = {
+    "bwrap": "own pid, network, ipc, uts, mount and user namespaces; read-only /usr, private tmpfs /tmp and /dev/shm wiped and verified after every run; unprivileged slot uid; seccomp (no sockets but AF_UNIX inside the private namespaces); cgroup pids/memory/CPU; rlimits",
+    "unshare": "own pid, network, ipc, uts and mount namespaces with private tmpfs /tmp, /var/tmp, /dev/shm; the host filesystem is visible read/write where the slot uid may write; unprivileged slot uid; seccomp (no sockets at all); cgroup; rlimits",
+    "uid": "no namespaces: the host filesystem, processes and abstract sockets are visible; unprivileged slot uid, seccomp (no sockets at all, so no host unix or network sockets), cgroup, rlimits; files the slot uid leaves in /tmp, /var/tmp, /dev/shm are removed",
+    "rlimits": "the oracle's own uid with rlimits, seccomp (no sockets) and cgroups where available: a candidate can read and write whatever the oracle's user can; for trusted programs only",
+}
+"""What each level guarantees, recorded in every reliability report and dataset manifest."""
 PY_FLAGS = ("-S", "-s", "-P", "-B")
 """No site, no user site, no unsafe sys.path entry, no .pyc. Not -I/-E: they ignore PYTHONHASHSEED."""
 

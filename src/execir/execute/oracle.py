@@ -108,7 +108,7 @@ class Oracle:
         root = isolation.is_root()
         levels = isolation.available_levels() if self.config.isolation == "auto" else [self.config.isolation]
         self.interpreter = isolation.find_interpreter(need_world_access=root)
-        self.bpf = build_bpf() if self.config.seccomp else None
+        self.bpf: bytes | None = None
         use_cg = self.config.cgroups and cgroups.version() is not None
         self._uid_block = uids.allocate() if root and not self.config.uid_base else None
         base = self.config.uid_base or self._uid_block or 0
@@ -134,6 +134,7 @@ class Oracle:
 
     def _start_slots(self, level: str, root: bool, use_cg: bool, base: int) -> None:
         drop = root and level != "rlimits"
+        self.bpf = build_bpf(unix_sockets=level == "bwrap") if self.config.seccomp else None
         self.uids = [base + i for i in range(self.config.workers)] if drop else []
         for i in range(self.config.workers):
             host_dir = os.path.join(self._host_dir, f"s{i}")
@@ -315,6 +316,7 @@ class Oracle:
             "oracle_version": ORACLE_VERSION,
             "isolation": self.isolation,
             "level": self.level,
+            "guarantees": isolation.GUARANTEES.get(self.level, ""),
             "workers": len(self.slots),
             "limits_policy": policy(),
             "runtime": {"python_host": sys.version.split()[0], "python_sandbox": getattr(self, "interpreter", None) and self.interpreter.version, "interpreter": getattr(self, "interpreter", None) and self.interpreter.path, "bwrap": isolation.bwrap_version()},

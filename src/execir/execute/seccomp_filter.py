@@ -1,7 +1,11 @@
 """The seccomp policy applied to every candidate process, exported as a BPF program.
 
 Denied with EPERM: sockets of any family but AF_UNIX (no network even where no network namespace
-exists), ptrace and process_vm_readv/writev (no reading other processes), namespace and mount
+exists), and AF_UNIX sockets too unless the sandbox has its own network namespace *and* filesystem
+(``bwrap``: abstract sockets are per network namespace, path sockets need a reachable path; at the
+``unshare`` level the host filesystem is visible, at ``uid``/``rlimits`` nothing is private, so a
+candidate could reach host services such as a D-Bus or X11 socket); the inherited channel needs no
+``socket`` call, ptrace and process_vm_readv/writev (no reading other processes), namespace and mount
 syscalls, kernel keyring, bpf, perf, userfaultfd, io_uring, module and reboot calls, SysV IPC and
 POSIX message queues (they outlive the run inside the slot's long-lived IPC namespace: a channel to
 the next candidate, and SysV shm stays charged to the slot's memory cgroup), and changing the
@@ -32,15 +36,19 @@ CLONE_NAMESPACES = 0x10000000 | 0x20000000 | 0x40000000 | 0x04000000 | 0x0800000
 """CLONE_NEWUSER | NEWPID | NEWNET | NEWIPC | NEWUTS | NEWNS | NEWCGROUP."""
 
 
-def build_bpf() -> bytes | None:
-    """The BPF program, or None when pyseccomp/libseccomp is unavailable."""
+def build_bpf(*, unix_sockets: bool = False) -> bytes | None:
+    """The BPF program, or None when pyseccomp/libseccomp is unavailable. ``unix_sockets`` allows
+    creating AF_UNIX sockets (only where the sandbox has private network and filesystem namespaces)."""
     try:
         import pyseccomp as sc
     except (ImportError, OSError):
         return None
     filt = sc.SyscallFilter(sc.ALLOW)
     deny = sc.ERRNO(errno.EPERM)
-    filt.add_rule(deny, "socket", sc.Arg(0, sc.NE, socket.AF_UNIX))
+    if unix_sockets:
+        filt.add_rule(deny, "socket", sc.Arg(0, sc.NE, socket.AF_UNIX))
+    else:
+        filt.add_rule(deny, "socket")
     for name in DENIED:
         filt.add_rule(deny, name)
     for name, required in SELF_ONLY.items():
