@@ -11,8 +11,9 @@ import os
 import pytest
 
 from execir.execute import Oracle, OracleConfig, hostcheck
-from execir.execute.adversarial import CANARY_ENV, CASES, POISON_PROBE, SLOT_POISONERS
-from execir.execute.selftest import canary_files, loopback_listener, run_cases
+from execir.execute.adversarial import CANARY_ENV, POISON_PROBE, SLOT_POISONERS
+from execir.execute.selftest import ALL_CASES as CASES
+from execir.execute.selftest import abstract_listener, canary_files, loopback_listener, run_cases
 from execir.types import Verdict
 
 SLOW = {"infinite_loop", "sleep_forever", "sigterm_ignoring_loop", "fork_bomb", "infinite_loop_at_import", "memory_hog_gradual", "output_flood", "stderr_flood", "stdio_trailing_newline_flood", "hash_collision_result"}
@@ -24,18 +25,23 @@ def test_suite_is_large_and_covers_the_categories():
     assert len(CASES) >= 40
     assert {c.category for c in CASES} >= {"time", "resources", "exit", "tamper", "forged_output", "isolation", "stdio", "control", "determinism"}
     for case in CASES:
-        if case.category not in ("control", "determinism") and case.name not in ("read_canary_env", "stdio_correct", "stdio_crlf_trailing_space", "read_proc_of_parent"):
+        if case.category not in ("control", "determinism") and case.name not in ("read_canary_env", "stdio_correct", "stdio_crlf_trailing_space", "read_proc_of_parent", "stdio_crlf_lines_control"):
             assert Verdict.PASS not in case.expected, case.name
 
 
 def _run(cases):
     os.environ[CANARY_ENV] = "execir-canary-value"
     before = set(canary_files())
-    with Oracle(OracleConfig(workers=2, progress=False)) as oracle:
-        outcomes = run_cases(oracle, cases)
-        baseline = {pid for slot in oracle.slots for pid in slot.baseline}
-        live = [p for p in hostcheck.processes(set(oracle.uids)) if p not in baseline]
-        reliability = oracle.reliability()
+    listener = abstract_listener()
+    try:
+        with Oracle(OracleConfig(workers=2, progress=False)) as oracle:
+            outcomes = run_cases(oracle, cases)
+            baseline = {pid for slot in oracle.slots for pid in slot.baseline}
+            live = [p for p in hostcheck.processes(set(oracle.uids)) if p not in baseline]
+            reliability = oracle.reliability()
+    finally:
+        if listener is not None:
+            listener.close()
     after_close = hostcheck.processes(set(oracle.uids))
     return {o.case.name: o for o in outcomes}, {
         "new_canaries": sorted(set(canary_files()) - before),

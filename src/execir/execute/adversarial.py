@@ -156,7 +156,7 @@ CASES: tuple[Case, ...] = (
     _case("control_raises_valueerror", "control", ADD_OR_RAISE, P, RAISES_CHECK),
     _case("control_map_based_tests", "control", ADD_OK, P, MAP_CHECK),
     _case("control_syntax_error", "control", "def add(a, b)\n    return a + b\n", E),
-    _case("control_missing_entry_point", "control", "def plus(a, b):\n    return a + b\n", E),
+    _case("control_missing_entry_point", "control", "def plus(a, b):\n    return a + b\n", F),
     _case("control_wrong", "control", WRONG, F),
 )
 

@@ -96,6 +96,7 @@ def run_selftest(args: argparse.Namespace) -> int:
         over = figures["overhead"]
         print(f"isolation: {figures['isolation']}")
         print(f"cases: {figures['cases']}  mislabels: {figures['mislabels']}  false PASS: {figures['false_pass']}")
+        print("cases per class: " + ", ".join(f"{name} {n}" for name, n in figures["cases_per_category"].items()))
         print(f"surviving processes: {figures['surviving_processes']}  host artefacts: {figures['host_artefacts']}  loopback listener: {figures['loopback_listener']}")
         print(f"per-run overhead: median {over['median_run_ms']} ms, {over['checks_per_second']} checks/s")
         for bad in figures["mislabelled"]:

@@ -6,6 +6,7 @@ import glob
 import os
 import socket
 import time
+from collections import Counter
 from dataclasses import dataclass, replace
 
 from execir.execute import hostcheck
@@ -19,6 +20,7 @@ from execir.execute.adversarial import (
     SLOT_POISONERS,
     Case,
 )
+from execir.execute.adversarial_labels import ABSTRACT_CANARY, LABEL_CASES
 from execir.execute.jobs import ExecResult, Job
 from execir.execute.limits import Limits
 from execir.execute.oracle import Oracle, OracleConfig
@@ -51,7 +53,23 @@ def loopback_listener() -> bool:
         return probe.connect_ex(("127.0.0.1", CANARY_PORT)) == 0
 
 
-def run_cases(oracle: Oracle, cases: tuple[Case, ...] = CASES) -> list[CaseOutcome]:
+ALL_CASES: tuple[Case, ...] = CASES + LABEL_CASES
+
+
+def abstract_listener() -> socket.socket | None:
+    """Listen on the abstract unix socket the isolation cases try to reach (None when another
+    selftest already listens there: its listener serves as well)."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        listener.bind(ABSTRACT_CANARY)
+    except OSError:
+        listener.close()
+        return None
+    listener.listen(16)
+    return listener
+
+
+def run_cases(oracle: Oracle, cases: tuple[Case, ...] = ALL_CASES) -> list[CaseOutcome]:
     jobs = [Job(c.program, c.tests, c.entry_point, LIMITS) for c in cases]
     return [CaseOutcome(c, r) for c, r in zip(cases, oracle.run(jobs, desc="selftest"))]
 
@@ -83,13 +101,18 @@ def selftest(config: OracleConfig | None = None) -> dict:
     config = config or OracleConfig(progress=False)
     os.environ[CANARY_ENV] = "execir-canary-value"
     before = set(canary_files())
-    with Oracle(config) as oracle:
-        outcomes = run_cases(oracle)
-        figures = overhead(oracle)
-        reliability = oracle.reliability()
-        uids = set(getattr(oracle, "uids", []))
-        baseline = {pid for slot in oracle.slots for pid in slot.baseline}
-        survivors = [p for p in hostcheck.processes(uids) if p not in baseline] if uids else []
+    listener = abstract_listener()
+    try:
+        with Oracle(config) as oracle:
+            outcomes = run_cases(oracle)
+            figures = overhead(oracle)
+            reliability = oracle.reliability()
+            uids = set(getattr(oracle, "uids", []))
+            baseline = {pid for slot in oracle.slots for pid in slot.baseline}
+            survivors = [p for p in hostcheck.processes(uids) if p not in baseline] if uids else []
+    finally:
+        if listener is not None:
+            listener.close()
     with Oracle(replace(config, workers=1, cache_path=None)) as single:
         outcomes += run_poisoners(single)
         survivors_poison = single.reliability()["surviving_processes"]
@@ -98,6 +121,7 @@ def selftest(config: OracleConfig | None = None) -> dict:
     return {
         "isolation": reliability["isolation"],
         "cases": len(outcomes),
+        "cases_per_category": dict(sorted(Counter(o.case.category for o in outcomes).items())),
         "mislabels": len(bad),
         "false_pass": sum(o.result.verdict is Verdict.PASS and Verdict.PASS not in o.case.expected for o in outcomes),
         "surviving_processes": reliability["surviving_processes"] + len(survivors) + survivors_poison,
