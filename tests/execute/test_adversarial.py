@@ -12,11 +12,12 @@ import pytest
 
 from execir.execute import Oracle, OracleConfig, hostcheck
 from execir.execute.adversarial import CANARY_ENV, POISON_PROBE, SLOT_POISONERS
+from execir.execute.adversarial_stdio import SLOW_STDIO
 from execir.execute.selftest import ALL_CASES as CASES
 from execir.execute.selftest import abstract_listener, canary_files, loopback_listener, run_cases
 from execir.types import Verdict
 
-SLOW = {"infinite_loop", "sleep_forever", "sigterm_ignoring_loop", "fork_bomb", "infinite_loop_at_import", "memory_hog_gradual", "output_flood", "stderr_flood", "stdio_trailing_newline_flood", "hash_collision_result"}
+SLOW = {"infinite_loop", "sleep_forever", "sigterm_ignoring_loop", "fork_bomb", "infinite_loop_at_import", "memory_hog_gradual", "output_flood", "stderr_flood", "stdio_trailing_newline_flood", "hash_collision_result"} | SLOW_STDIO
 FAST_CASES = tuple(c for c in CASES if c.name not in SLOW)
 SLOW_CASES = tuple(c for c in CASES if c.name in SLOW)
 

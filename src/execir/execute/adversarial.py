@@ -92,7 +92,7 @@ CASES: tuple[Case, ...] = (
     _case("output_flood", "resources", _in_call("while True:\n    print('x' * 10000)"), {F, T}),
     _case("stderr_flood", "resources", _in_call("import sys\nwhile True:\n    sys.stderr.write('y' * 10000)"), {F, T}),
     _case("many_fds", "resources", _in_call("fs = [open('/dev/null') for _ in range(100000)]"), F),
-    _case("deep_result", "resources", "def add(a, b):\n    x = []\n    for _ in range(100000):\n        x = [x]\n    return x\n", F),
+    _case("deep_result", "resources", "def add(a, b):\n    x = []\n    for _ in range(100000):\n        x = [x]\n    return x\n", {F, T}),
     # early exit and tampering
     _case("sys_exit_at_import", "exit", "import sys\nsys.exit(0)\n" + ADD_OK, {F, E}),
     _case("os_exit_at_import", "exit", "import os\nos._exit(0)\n" + ADD_OK, F),
@@ -180,3 +180,20 @@ POISON_PROBE = (
     "    x = bytearray(300 << 20) if a == 2 else None\n"
     "    return a + b\n"
 )
+
+# stdio process rules and filesystem-wipe poisoners (modules that need Case and STDIO from here; when
+# one of them is imported first, it appends its cases itself once this module is complete)
+try:
+    from execir.execute.adversarial_stdio import STDIO_CASES
+except ImportError:
+    STDIO_CASES = ()
+try:
+    from execir.execute.adversarial_wipe import WIPE_POISONERS
+except ImportError:
+    WIPE_POISONERS = ()
+try:
+    from execir.execute.adversarial_boundary import BOUNDARY_CASES
+except ImportError:
+    BOUNDARY_CASES = ()
+CASES += STDIO_CASES + BOUNDARY_CASES
+SLOT_POISONERS += WIPE_POISONERS

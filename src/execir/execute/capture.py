@@ -5,12 +5,17 @@ from __future__ import annotations
 import os
 
 TAIL_BYTES = 4096
+DRAIN_READS = 1024
+"""At most 64 MiB read after the run (a pipe holds far less once its writers are dead)."""
 
 
 class Capture:
-    """Reads one pipe; keeps the head up to ``cap`` (``keep='head'``) or a short tail."""
+    """Reads one pipe; keeps the head up to ``cap`` (``keep='head'``) or a short tail.
 
-    def __init__(self, fd: int, cap: int, keep: str) -> None:
+    ``cap=None``: never capped (a stderr pipe: drained to EOF, only the tail kept, its volume never
+    decides a verdict)."""
+
+    def __init__(self, fd: int, cap: int | None, keep: str) -> None:
         self.fd = fd
         self.cap = cap
         self.keep = keep
@@ -20,7 +25,7 @@ class Capture:
 
     @property
     def capped(self) -> bool:
-        return self.total > self.cap
+        return self.cap is not None and self.total > self.cap
 
     def read(self) -> None:
         """One read of at most 64 KiB; marks EOF."""
@@ -33,16 +38,20 @@ class Capture:
             return
         self.total += len(chunk)
         if self.keep == "head":
-            room = self.cap + 1 - len(self.data)
+            room = (self.cap or 0) + 1 - len(self.data)
             if room > 0:
                 self.data += chunk[:room]
+        elif len(chunk) >= TAIL_BYTES:
+            self.data = bytearray(chunk[-TAIL_BYTES:])
         else:
-            self.data = (self.data + chunk)[-TAIL_BYTES:]
+            self.data += chunk
+            del self.data[:-TAIL_BYTES]
 
     def drain(self) -> None:
-        """Read what is left without blocking (writers are dead or about to be)."""
+        """Read what is left without blocking, up to EOF or the cap (once every writer is dead the
+        pipe holds at most its capacity; a live writer stops the drain at the first empty read)."""
         os.set_blocking(self.fd, False)
-        for _ in range(64):
+        for _ in range(DRAIN_READS):
             if self.eof or self.capped:
                 break
             before = self.total

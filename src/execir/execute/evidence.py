@@ -22,3 +22,17 @@ class Raw:
     stderr_tail: str = ""
     survivors: int = 0
     extra: dict = field(default_factory=dict)
+    main_exited: bool = False
+    """The program's main process exited by itself (``exit_code`` is its status), as opposed to
+    being killed at a budget, the output cap or a lost sandbox."""
+    leftover: bool = False
+    """stdio: the main process had exited but other processes of the run were still running when
+    the run was stopped (budget or output cap; ``timeout``/``capped`` says which). A pipe judge waits
+    for them: this is a TIMEOUT (or FAIL on the cap), never a PASS on the output so far."""
+    stdout_eof: bool = False
+    """stdio: stdout reached EOF (every writer exited) before the decision."""
+    stderr_bytes: int = 0
+    """stdio: total stderr volume (only ``stderr_tail`` is kept; volume never decides)."""
+    unclean: str = ""
+    """Why the slot could not be proven clean after this run (the slot was then restarted); empty
+    when the wipe was verified. Reliability evidence only: the run's own verdict stands."""

@@ -9,11 +9,17 @@ from dataclasses import dataclass
 from execir.execute.limits import Limits
 from execir.types import TestSuite, Verdict
 
-ORACLE_VERSION = "execir-oracle/3"
+ORACLE_VERSION = "execir-oracle/4"
 """2: the sandbox wipes all of its /tmp between runs (1 let a file in /tmp outlive its run).
 3: a candidate's StopIteration no longer ends the judge's ``map``/``zip`` iteration (a false PASS);
 the server is not dumpable and resists same-uid tampering (memory, rlimits, SIGINT, SysV IPC) that
-reached later candidates in the slot; an over-long int literal in a reply is a protocol violation."""
+reached later candidates in the slot; an over-long int literal in a reply is a protocol violation.
+4: calls keep one-process semantics (aliasing and in-place mutation mirrored both ways, exception
+classes rebuilt by hierarchy, exits end the job as FAIL, iterators/generators, Fraction, Decimal,
+dates, ranges, any nesting depth); the judge's decoding is charged to the candidate's CPU budget;
+stdio programs finish as ``python3 prog.py`` does (threads joined, atexit, exit()/quit(), the whole
+process tree waited for); the per-run wipe reaches every depth and is verified; ERROR only from the
+host's compile check; UNDECIDED when the task's own test code fails; no AF_UNIX sockets outside bwrap."""
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The execution oracle: parallel, cached, isolated PASS/FAIL labelling of candidate programs.
 
-Design (see /work/shared/SANDBOX.md): the verdict is decided outside the candidate's process. For
+Design: the verdict is decided outside the candidate's process. For
 ``check`` and ``asserts`` suites the candidate never sees the tests: a trusted judge runs them
 with the entry point bound to a proxy that calls into the sandbox over a channel, exchanging only
 exact-type builtin values (so no ``__eq__``, int subclass, patched ``assert`` or exit trick in the
@@ -332,6 +332,7 @@ class Oracle:
             "reclaimed_stale": self.stats["reclaimed_stale"],
             "surviving_processes": sum(s.survivors for s in self.slots),
             "tainted_restarts": sum(s.tainted_restarts for s in self.slots),
+            "unclean_restarts": sum(s.unclean_restarts for s in self.slots),
             "host_artefacts": len(hostcheck.artefacts(uids, skip=skip)) if uids else None,
         }
 

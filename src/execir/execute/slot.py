@@ -29,6 +29,9 @@ from execir.execute.limits import Limits
 CPU_TICK = 0.01
 START_TIMEOUT = 15.0
 KILL_GRACE = 5.0
+WIPE_TIMEOUT = 60.0
+"""How long the server may take to wipe and verify its filesystem after a run before the slot is
+restarted instead (a fresh sandbox has a fresh tmpfs)."""
 JUDGE_GRACE = 2.0
 SERVER_MEMORY_MB = 256
 
@@ -68,6 +71,7 @@ class Slot:
         self.survivors = 0
         self.judge_restarts = 0
         self.tainted_restarts = 0
+        self.unclean_restarts = 0
         self.generation = 0
         self._log = tempfile.TemporaryFile()
         cpus = sorted(os.sched_getaffinity(0))
@@ -152,7 +156,7 @@ class Slot:
         res_host, res_j = socket.socketpair()
         out_r, out_w = os.pipe()
         tests = job.tests
-        frames.send(self.jctrl, {"op": "judge", "kind": tests.kind, "code": tests.code, "asserts": list(tests.asserts), "reference": job.reference, "entry_point": job.entry_point}, [chan_j.fileno(), res_j.fileno()])
+        frames.send(self.jctrl, {"op": "judge", "kind": tests.kind, "code": tests.code, "asserts": list(tests.asserts), "reference": job.reference, "entry_point": job.entry_point, "cpu_seconds": job.limits.cpu_seconds}, [chan_j.fileno(), res_j.fileno()])
         chan_j.close()
         res_j.close()
         captures = [Capture(out_r, job.limits.output_kb << 10, "tail")]
@@ -178,11 +182,13 @@ class Slot:
         chan_h, chan_c = socket.socketpair()
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
-        cap = job.limits.output_kb << 10
-        captures = [Capture(out_r, cap, "head"), Capture(err_r, cap, "tail")]
+        # stdout is capped; stderr is drained to EOF but only its tail kept (its volume never decides)
+        captures = [Capture(out_r, job.limits.output_kb << 10, "head"), Capture(err_r, None, "tail")]
         raw = self._run(job.limits, {"mode": "main", "program": job.program, "entry_point": job.entry_point, "stdin": stdin}, [chan_c, out_w, err_w], chan_h, captures)
         raw.stdout = bytes(captures[0].data)
         raw.stderr_tail = captures[1].tail()
+        raw.stderr_bytes = captures[1].total
+        raw.stdout_eof = captures[0].eof
         return raw
 
     def _run(self, limits: Limits, msg: dict, child_fds: list, result_sock: socket.socket, captures: list[Capture]) -> Raw:
@@ -204,7 +210,7 @@ class Slot:
             if ack is None or ack.get("op") != "started":
                 raise LauncherError(f"sandbox server did not start the run: {self._log_tail()}")
             raw.started = True
-            exit_msg = self._watch(raw, limits, started, result_sock, captures, cpu0 if self.cgroup else 0.0)
+            exit_msg = self._watch(raw, limits, started, result_sock, captures, cpu0 if self.cgroup else 0.0, wait_eof=msg["mode"] == "main")
             raw.wall = time.monotonic() - started
             if exit_msg is None:
                 raw.server_lost = True
@@ -214,6 +220,8 @@ class Slot:
                 if exit_msg.get("cpu_killed"):
                     raw.timeout = "cpu"
                 raw.extra = exit_msg
+                raw.main_exited = bool(exit_msg.get("main_exited"))
+                raw.leftover = bool(exit_msg.get("leftover"))
             if self.cgroup:
                 raw.cpu = self.cgroup.cpu_seconds() - cpu0
                 raw.memory_killed = self.cgroup.memory_failures() > mem0 and raw.exit_code == -signal.SIGKILL
@@ -226,6 +234,13 @@ class Slot:
             result_sock.close()
             for cap in captures:
                 cap.close()
+        if not raw.server_lost:
+            wiped = self._expect(self.ctrl, WIPE_TIMEOUT)
+            if wiped is None or wiped.get("op") != "wiped":
+                raw.unclean = "no wipe report within %.0f s" % WIPE_TIMEOUT
+            else:
+                raw.unclean = str(wiped.get("unclean") or "")
+                raw.extra = {**raw.extra, **wiped, "op": "exit"}
         if raw.server_lost:
             self.restart()
         elif raw.extra.get("tainted"):
@@ -233,16 +248,26 @@ class Slot:
             # needed): every later child would inherit them, so start a fresh sandbox
             self.tainted_restarts += 1
             self.restart()
+        elif raw.unclean:
+            # the wipe could not be verified (files left, tmpfs usage above its baseline): what the
+            # candidate left would reach the next run, so start a fresh sandbox (fresh tmpfs)
+            self.unclean_restarts += 1
+            self.restart()
         return raw
 
-    def _watch(self, raw: Raw, limits: Limits, started: float, result_sock: socket.socket, captures: list[Capture], cpu0: float) -> dict | None:
-        """Wait for the server's exit report and the result; enforce budgets and the output cap."""
+    def _watch(self, raw: Raw, limits: Limits, started: float, result_sock: socket.socket, captures: list[Capture], cpu0: float, wait_eof: bool = False) -> dict | None:
+        """Wait for the server's exit report and the result; enforce budgets and the output cap.
+
+        ``wait_eof`` (stdio runs): also wait for EOF on every output pipe. The server reports the
+        exit only once every process of the run has exited, so EOF follows at once; both happen
+        within the CPU and wall budgets or the run is a TIMEOUT, even when the main process
+        itself had exited (``Raw.leftover``)."""
         deadline = started + limits.wall_seconds
         watched = {self.ctrl.fileno(): "ctrl", result_sock.fileno(): "result", **{c.fd: c for c in captures}}
         exit_msg: dict | None = None
         result_done = False
         next_cpu = time.monotonic() + CPU_TICK
-        while exit_msg is None or not result_done:
+        while exit_msg is None or not result_done or (wait_eof and not all(c.eof for c in captures)):
             now = time.monotonic()
             if now >= deadline:
                 raw.timeout = "wall"

@@ -5,6 +5,21 @@ channel (fd 3), answering with exact-type-encoded results or the exception's typ
 never sees the tests or the expected values. ``main`` mode (stdio tasks): run the program as
 ``__main__`` with stdin from a memfd and stdout/stderr to the host's pipes.
 
+stdio process rules (``main`` mode): the program runs as ``python3 main.py < input > output``
+would under a pipe judge. ``__name__ == "__main__"``, ``sys.argv == ["main.py"]``, ``__file__`` is
+``<workdir>/main.py`` (the source is written there); ``exit()``/``quit()`` exist (the interpreter
+runs with ``-S``, so they are installed as site would); ``input()`` raises EOFError at the end of
+stdin; ``sys.stdin.buffer.read()`` and ``os.read(0, ...)`` read the same bytes. Exit status: 0 at the
+end of the code; ``SystemExit``: None -> 0, an int -> itself, anything else printed to stderr -> 1;
+an uncaught exception: traceback through ``sys.excepthook``, 1; a failing stdout flush: 120. Then,
+as ``Py_FinalizeEx``: non-daemon threads are joined (``threading._shutdown``), ``atexit`` handlers
+run, ``sys.stdout``/``sys.stderr`` are flushed, ``__main__``'s globals dropped and collected (so an
+unclosed ``open(1, "w")`` is flushed), the original streams flushed; daemon threads just end. The
+server then waits until every other process of the run has exited (their output counts), all
+within the run's CPU and wall budgets: a program still running, or leaving a process running, at
+the budget is a TIMEOUT even if its output so far is right. stdout is capped (over the cap: FAIL);
+stderr is drained but only its tail kept, its volume never decides.
+
 Everything the driver needs is bound to locals before candidate code runs, so a candidate that
 patches ``os``, ``sys`` or the codec only changes what its own process says; the judge decides.
 """
@@ -113,50 +128,150 @@ def child_main(msg: dict, fds: list[int], workdir: str, seccomp: Seccomp | None)
     except BaseException:  # noqa: BLE001 - the harness failed, not the candidate
         _exit(HARNESS_ERROR_STATUS)
     if msg["mode"] == "main":
-        _run_main(msg["program"], chan, _exit)
+        _run_main(msg["program"], chan, _exit, workdir)
     _serve_calls(msg["program"], msg["entry_point"], chan, _exit)
 
 
-def _compile(program: str, chan: socket.socket, send: _Send) -> types.CodeType | None:
+def _compile(program: str, chan: socket.socket, send: _Send, filename: str = "<candidate>") -> types.CodeType | None:
     try:
-        return compile(program, "<candidate>", "exec", dont_inherit=True)
+        return compile(program, filename, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         send(chan, {"op": "load_error", "reason": f"compile: {type(exc).__name__}: {exc}"[:500]})
         return None
 
 
-def _run_main(program: str, chan: socket.socket, _exit: _Exit) -> NoReturn:
+MAIN_NAME = "main.py"
+
+
+def _run_main(program: str, chan: socket.socket, _exit: _Exit, workdir: str) -> NoReturn:
+    """Run a stdio program as ``python3 main.py < input`` would (see the module docstring)."""
     send = frames.send
-    code = _compile(program, chan, send)
+    path = os.path.join(workdir, MAIN_NAME)
+    code = _compile(program, chan, send, path)
     if code is None:
         _exit(0)
     send(chan, {"op": "loaded"})
     chan.close()
+    try:  # the source next to the program, as for a script run from a file (``open(__file__)``)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+        os.write(fd, program.encode("utf-8", "surrogatepass"))
+        os.close(fd)
+    except (OSError, UnicodeError):
+        pass
+    import atexit
+    import builtins
+
+    # -S: site did not add exit()/quit(); installed as site would (they close stdin, raise SystemExit)
+    builtins.exit = _QUITTER("exit", "Ctrl-D (i.e. EOF)")  # type: ignore[attr-defined]
+    builtins.quit = _QUITTER("quit", "Ctrl-D (i.e. EOF)")  # type: ignore[attr-defined]
+    atexit._clear()  # nothing of the server's is the program's to run at exit
     module = types.ModuleType("__main__")
+    module.__file__ = path
+    module.__cached__ = None  # type: ignore[attr-defined]
     sys.modules["__main__"] = module
-    sys.argv = ["main.py"]
-    status = 0
+    sys.argv = [MAIN_NAME]
     try:
         exec(code, module.__dict__)
+        status = 0
     except SystemExit as exc:
-        status = exc.code if type(exc.code) is int else (0 if exc.code is None else 1)
-    except BaseException:  # noqa: BLE001 - report like the interpreter would
-        import traceback
-
-        traceback.print_exc()
+        status = _system_exit_status(exc)
+    except BaseException as exc:  # noqa: BLE001 - reported like the interpreter would
+        _print_exception(exc)
         status = 1
-    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
-        if stream is None:  # no __stdout__/__stderr__ (nothing to flush)
-            continue
+    _exit(_finalize(status, module) & 0xFF)
+
+
+def _system_exit_status(exc: SystemExit) -> int:
+    """The status ``python3`` exits with: None -> 0, an int -> itself, anything else is printed
+    to stderr and gives 1."""
+    code = exc.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return int(code)
+    try:
+        sys.stderr.write(f"{code}\n")
+    except BaseException:  # noqa: BLE001
+        pass
+    return 1
+
+
+def _print_exception(exc: BaseException) -> None:
+    try:  # like the interpreter: sys.excepthook, without the driver's own frame
+        tb = exc.__traceback__.tb_next if exc.__traceback__ else None
+        sys.excepthook(type(exc), exc.with_traceback(tb), tb)
+    except BaseException:  # noqa: BLE001
+        pass
+
+
+def _finalize(status: int, module: types.ModuleType) -> int:
+    """What ``Py_FinalizeEx`` does before the process exits: join non-daemon threads
+    (``threading._shutdown``), run ``atexit`` handlers, flush ``sys.stdout``/``sys.stderr`` (a
+    failing stdout flush makes the status 120), then drop ``__main__``'s globals and collect, so
+    unclosed file objects (``open(1, 'w')``) are flushed by their finalizers."""
+    threading = sys.modules.get("threading")
+    if threading is not None:
         try:
-            stream.flush()
+            threading._shutdown()  # type: ignore[attr-defined]
+        except BaseException:  # noqa: BLE001 - reported as unraisable by the interpreter; status kept
+            pass
+    import atexit
+
+    try:
+        atexit._run_exitfuncs()
+    except BaseException:  # noqa: BLE001
+        pass
+    if not _flush_std():
+        status = 120
+    try:
+        module.__dict__.clear()
+        import gc
+
+        gc.collect()
+    except BaseException:  # noqa: BLE001
+        pass
+    _flush_std()
+    for stream in (sys.__stdout__, sys.__stderr__):
+        try:
+            if stream is not None and not stream.closed:
+                stream.flush()
         except BaseException:  # noqa: BLE001
             pass
-    _exit(status & 0xFF)
+    return status
+
+
+def _flush_std() -> bool:
+    ok = True
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name, None)
+        try:
+            if stream is not None and not getattr(stream, "closed", False):
+                stream.flush()
+        except BaseException:  # noqa: BLE001
+            ok = ok and name != "stdout"
+    return ok
+
+
+try:
+    from _sitebuiltins import Quitter as _QUITTER
+except ImportError:  # pragma: no cover - every CPython has it
+
+    class _QUITTER:  # type: ignore[no-redef]
+        def __init__(self, name: str, eof: str) -> None:
+            self.name = name
+
+        def __call__(self, code: object = None) -> NoReturn:
+            raise SystemExit(code)
 
 
 def _serve_calls(program: str, entry_point: str, chan: socket.socket, _exit: _Exit) -> NoReturn:
-    send, recv, encode, decode = frames.send, frames.recv, codec.encode, codec.decode
+    """Serve ``call`` and ``next`` (remote iterator) requests until the judge stops.
+
+    Every request carries the judge's changed mirrored state and the mids it no longer holds;
+    every reply carries this side's changed mirrored state (also after an exception), so in-place
+    mutation and aliasing look as in one process. A value that cannot cross is reported as
+    ``unsupported`` (a protocol violation on the judge's side), never as an exception."""
+    send, recv, encode, decoder = frames.send, frames.recv, codec.encode, codec.Decoder
     code = _compile(program, chan, send)
     if code is None:
         _exit(0)
@@ -166,23 +281,61 @@ def _serve_calls(program: str, entry_point: str, chan: socket.socket, _exit: _Ex
         exec(code, module.__dict__)
         func = module.__dict__.get(entry_point)
     except BaseException as exc:  # noqa: BLE001 - the candidate failed to load
-        send(chan, {"op": "load_error", "reason": f"import raised {type(exc).__name__}"})
+        send(chan, {"op": "load_error", "reason": f"import raised {_name(exc)}"})
         _exit(0)
     if not callable(func):
         send(chan, {"op": "load_error", "reason": f"entry point {entry_point!r} missing"})
         _exit(0)
+    mirror = codec.Mirror(-1)
+    decode = decoder(mirror).decode
     send(chan, {"op": "ready"})
     while True:
         frame = recv(chan)
-        if frame is None or frame[0].get("op") != "call":
+        request = frame[0] if frame is not None else None
+        if type(request) is not dict or request.get("op") not in ("call", "next"):
             _exit(0)
-        request = frame[0]
+        mirror.forget(request.get("x", ()))
+        payload = decode(request["g"])
+        reply: dict = {"op": "ret"}
         try:
-            result = func(*decode(request["a"]), **decode(request["k"]))
-            reply = {"op": "ret", "n": request.get("n"), "v": encode(result)}
-        except BaseException as exc:  # noqa: BLE001 - reported to the judge by type name
-            reply = {"op": "exc", "n": request.get("n"), "type": _name(exc), "msg": _text(exc)}
+            if request["op"] == "call":
+                result = func(*payload[0], **dict(payload[1]))
+            else:
+                result = next(mirror.objects[request["i"]])
+        except BaseException as exc:  # noqa: BLE001 - described to the judge, which rebuilds it
+            reply, result = {"op": "exc", "e": _describe(exc)}, None
+        try:
+            reply["g"] = encode(result, mirror)
+        except BaseException as exc:  # noqa: BLE001 - CodecError, or a hostile object
+            reply = {"op": "unsupported", "why": _text(exc, True)}
+        reply["n"] = request.get("n")
+        result = payload = None
         send(chan, reply)
+
+
+_STANDARD = codec.standard_exceptions()
+"""Captured before any candidate code runs: a candidate class named ``TypeError`` (even with
+``__module__ = 'builtins'``) is not the builtin one."""
+
+
+def _describe(exc: BaseException) -> dict:
+    """The exception's class hierarchy (module, qualname, base positions; standard classes by
+    identity) and its args where they encode."""
+    try:
+        mro = [c for c in type(exc).__mro__ if c is not object][:64]
+        where = {id(c): i for i, c in enumerate(mro)}
+        classes = []
+        for cls in mro:
+            std = _STANDARD.get(cls)
+            module, qualname = std if std else (str(cls.__module__)[:200], str(cls.__qualname__)[:200])
+            classes.append([module, qualname, [where[id(b)] for b in cls.__bases__ if b is not object], bool(std)])
+    except BaseException:  # noqa: BLE001 - a hostile metaclass: described as a bare BaseException
+        classes = [["builtins", "BaseException", [], True]]
+    try:
+        args = codec.encode(tuple(exc.args))
+    except BaseException:  # noqa: BLE001 - args that cannot cross: the message only
+        args = codec.encode((_text(exc),))
+    return {"c": classes, "a": args}
 
 
 def _name(exc: BaseException) -> str:
@@ -192,8 +345,8 @@ def _name(exc: BaseException) -> str:
         return "BaseException"
 
 
-def _text(exc: BaseException) -> str:
+def _text(exc: BaseException, always: bool = False) -> str:
     try:
-        return str(exc)[:200] if isinstance(exc, Exception) else ""
+        return str(exc)[:200] if always or isinstance(exc, Exception) else ""
     except BaseException:  # noqa: BLE001 - a hostile __str__
         return ""

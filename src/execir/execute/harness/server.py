@@ -6,9 +6,21 @@ candidates cannot signal it). Protocol on the control socket (fd given as argv[1
 * first frame: ``{"work_root", "bpf" (hex or ""), "sweep": "pidns"|"uid"|"pgrp", "wipe": [dirs]}``;
   answered by ``{"op": "hello", ...}``;
 * ``{"op": "run", "mode": "call"|"main", ...}`` with fds ``[chan, out_w(, err_w)]``: fork one child
-  (see ``driver``), answer ``{"op": "started"}``, then exactly one ``{"op": "exit", ...}`` after the
-  child is reaped, every leftover process is killed and the work root is wiped;
-* ``{"op": "kill"}`` while a run is active: SIGKILL the child now.
+  (see ``driver``), answer ``{"op": "started"}``, then one ``{"op": "exit", ...}`` once the run is
+  over and every leftover process is killed, then one ``{"op": "wiped", "unclean": str, ...}`` once
+  the filesystem is wiped and verified (``unclean`` non-empty: the slot could not be proven clean,
+  the host restarts it). The run is over when the child exits (``call``), or, in ``main`` mode,
+  when the child and every other process of the run have exited (as under a pipe judge; output
+  written by leftover processes counts) or the host asks for a kill;
+* ``{"op": "kill"}`` while a run is active: SIGKILL the child (or, in ``main`` mode after the child
+  exited, the processes it left) now.
+
+Between runs the private roots (the work root and ``wipe``: tmpfs at bwrap/unshare) are emptied by
+an fd-based walk that fixes permissions at every depth, then verified: each is empty, has its
+start-up mode, and (private tmpfs) its used blocks and inodes are back at the start-up baseline.
+Entries the slot uid owns in shared world-writable directories (``wipe_owned`` and the usual ones
+it can write to) are removed and the removal verified. Not covered: a file the slot uid creates in
+a world-writable directory elsewhere on a shared host filesystem (``uid``/``unshare`` levels).
 """
 
 from __future__ import annotations
@@ -20,21 +32,15 @@ import resource
 import select
 import signal
 import socket
+import stat
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import driver  # noqa: E402
 import frames  # noqa: E402
 
-# shutil imports bz2 and lzma for archives we never make: four shared libraries (20 mappings) that
-# would make every fork and child teardown ~0.1 ms dearer. Block them for this import only, so a
-# candidate's own ``import bz2`` still works.
-# None in sys.modules is the documented import blocker; typeshed types the values as ModuleType only.
-sys.modules.update(bz2=None, lzma=None)  # type: ignore[call-overload]
-import shutil  # noqa: E402
-
-del sys.modules["bz2"], sys.modules["lzma"]
 
 _PR_SET_CHILD_SUBREAPER = 36
 _PR_SET_DUMPABLE = 4
@@ -61,13 +67,23 @@ def warm_up() -> None:
 def sweep(mode: str, child: int) -> int:
     """Kill every process the candidate may have left; returns kill rounds that found something."""
     rounds = 0
-    if mode == "pgrp":
-        try:
-            os.killpg(child, signal.SIGKILL)
-        except OSError:
-            pass
-        _reap_all(block=False)
-        return 0
+    if mode == "pgrp":  # no pid namespace: the process group, then every descendant (subreaper)
+        for _ in range(50):
+            try:
+                os.killpg(child, signal.SIGKILL)
+            except OSError:
+                pass
+            pids = tree_pids()
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            reaped = _reap_all(block=True)
+            if not pids and not reaped:
+                break
+            rounds += bool(pids)
+        return rounds
     for _ in range(50):
         try:
             os.kill(-1, signal.SIGKILL)
@@ -78,6 +94,22 @@ def sweep(mode: str, child: int) -> int:
             break
         rounds += 1
     return rounds
+
+
+def tree_pids() -> list[int]:
+    """Live descendants of this server (orphans are reparented to it: PID 1 or subreaper)."""
+    out: list[int] = []
+    todo = [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        try:
+            with open(f"/proc/{pid}/task/{pid}/children", "rb") as handle:
+                kids = [int(k) for k in handle.read().split()]
+        except (OSError, ValueError):
+            continue
+        out += kids
+        todo += kids
+    return out
 
 
 def _reap_all(block: bool) -> int:
@@ -92,60 +124,247 @@ def _reap_all(block: bool) -> int:
         reaped += 1
 
 
-def wipe(dirs: list[str]) -> None:
-    """Empty each directory without following symlinks (rmtree's fd-based walk)."""
-    for root in dirs:
-        try:
-            entries = list(os.scandir(root))
-        except OSError:
-            continue
-        for entry in entries:
-            path = entry.path
-            if entry.is_dir(follow_symlinks=False):
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+EXTRA_SHARED_DIRS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock", "/run/shm", "/dev/mqueue")
+"""World-writable directories a candidate may write to when they are not private to the sandbox
+(the ``unshare`` and ``uid`` levels see the host's): what the slot uid leaves there is removed."""
+
+
+def _empty(dfd: int) -> int:
+    """Remove everything below the directory open at ``dfd`` (which must be ours and searchable).
+
+    Iterative and fd-relative, never following symlinks: one directory fd is open at a time (going
+    down with openat, back up with ``..``), so nesting deeper than PATH_MAX or the fd limit, mode-000
+    directories at any depth (chmod is allowed: the candidate ran as this uid), sticky bits, fifos,
+    sockets and hard links are all removed. Returns how many entries could not be removed."""
+    failed = 0
+    cur = os.dup(dfd)
+    pending: list[list[str]] = [os.listdir(cur)]
+    try:
+        while True:
+            names = pending[-1]
+            descended = False
+            while names:
+                name = names.pop()
                 try:
-                    os.rmdir(path)  # the usual case: the run's work dir, left empty
+                    st = os.stat(name, dir_fd=cur, follow_symlinks=False)
+                except FileNotFoundError:
+                    continue
                 except OSError:
-                    shutil.rmtree(path, onerror=_force)
-            else:
+                    failed += 1
+                    continue
+                if not stat.S_ISDIR(st.st_mode):
+                    try:
+                        os.unlink(name, dir_fd=cur)
+                    except FileNotFoundError:
+                        pass
+                    except OSError:
+                        failed += 1
+                    continue
                 try:
-                    os.unlink(path)
+                    os.rmdir(name, dir_fd=cur)  # the usual case: an empty directory
+                    continue
                 except OSError:
                     pass
-
-
-def wipe_owned(dirs: list[str]) -> None:
-    """Remove what this (dedicated, per-slot) uid owns directly under shared host directories such
-    as /tmp at the ``uid`` level, where there is no private tmpfs: otherwise it reaches the next run."""
-    uid = os.getuid()
-    for root in dirs:
-        try:
-            entries = [e for e in os.scandir(root) if e.stat(follow_symlinks=False).st_uid == uid]
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(entry.path, onerror=_force)
-            else:
-                try:
-                    os.unlink(entry.path)
+                try:  # nothing of the candidate runs any more: the lstat above still holds
+                    if st.st_mode & 0o700 != 0o700:
+                        os.chmod(name, 0o700, dir_fd=cur)
+                    child = os.open(name, _DIR_FLAGS, dir_fd=cur)
                 except OSError:
-                    pass
+                    failed += 1
+                    continue
+                names.append(name)  # rmdir it once it is empty
+                os.close(cur)
+                cur = child
+                try:
+                    pending.append(os.listdir(cur))
+                except OSError:
+                    pending.append([])
+                    failed += 1
+                descended = True
+                break
+            if descended:
+                continue
+            pending.pop()
+            if not pending:
+                return failed
+            parent = os.open("..", _DIR_FLAGS & ~os.O_NOFOLLOW, dir_fd=cur)
+            os.close(cur)
+            cur = parent
+            name = pending[-1].pop()  # the directory just emptied
+            try:
+                os.rmdir(name, dir_fd=cur)
+            except OSError:
+                failed += 1
+    finally:
+        os.close(cur)
 
 
-def _force(func, path, _exc) -> None:  # type: ignore[no-untyped-def]
-    """rmtree error hook: make the parent writable/searchable and retry once."""
+def _remove(root_fd: int, name: str, st: os.stat_result) -> int:
+    """Remove one entry of a directory (recursively when it is a directory)."""
+    if not stat.S_ISDIR(st.st_mode):
+        try:
+            os.unlink(name, dir_fd=root_fd)
+        except FileNotFoundError:
+            pass
+        except OSError:
+            return 1
+        return 0
     try:
-        os.chmod(os.path.dirname(path), 0o700)
-    except OSError:  # not ours (a shared host directory such as /tmp at the uid level)
-        pass
-    try:
-        if os.path.isdir(path) and not os.path.islink(path):
-            os.chmod(path, 0o700)
-            shutil.rmtree(path, ignore_errors=True)
-        else:
-            func(path)
+        if st.st_mode & 0o700 != 0o700:
+            os.chmod(name, 0o700, dir_fd=root_fd)
+        fd = os.open(name, _DIR_FLAGS, dir_fd=root_fd)
     except OSError:
-        pass
+        return 1
+    try:
+        failed = _empty(fd)
+    finally:
+        os.close(fd)
+    try:
+        os.rmdir(name, dir_fd=root_fd)
+    except OSError:
+        failed += 1
+    return failed
+
+
+def wipe(dirs: list[str], modes: dict[str, int] | None = None) -> int:
+    """Empty each (private) directory: its mode is restored first (the candidate owns it, it may
+    have made it unsearchable). Returns how many entries could not be removed."""
+    failed = 0
+    for root in dirs:
+        mode = (modes or {}).get(root)
+        try:
+            if mode is not None and stat.S_IMODE(os.lstat(root).st_mode) != mode:
+                os.chmod(root, mode)
+            fd = os.open(root, _DIR_FLAGS)
+        except OSError:
+            failed += 1
+            continue
+        try:
+            failed += _empty(fd)
+        except OSError:
+            failed += 1
+        finally:
+            os.close(fd)
+    return failed
+
+
+def _owned_entries(root: str, uid: int) -> tuple[list[tuple[str, str, os.stat_result]], list[str]]:
+    """Entries owned by ``uid`` directly in ``root`` and one level down in the world-writable
+    directories there that belong to someone else (e.g. /tmp/.X11-unix): (dir, name, stat)."""
+    found: list[tuple[str, str, os.stat_result]] = []
+    subdirs: list[str] = []
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return found, subdirs
+    for name in names:
+        try:
+            st = os.lstat(os.path.join(root, name))
+        except OSError:
+            continue
+        if st.st_uid == uid:
+            found.append((root, name, st))
+        elif stat.S_ISDIR(st.st_mode) and st.st_mode & stat.S_IWOTH:
+            subdirs.append(os.path.join(root, name))
+    for sub in subdirs:
+        try:
+            names = os.listdir(sub)
+        except OSError:
+            continue
+        for name in names:
+            try:
+                st = os.lstat(os.path.join(sub, name))
+            except OSError:
+                continue
+            if st.st_uid == uid:
+                found.append((sub, name, st))
+    return found, subdirs
+
+
+def wipe_owned(dirs: list[str]) -> int:
+    """Remove what this (dedicated, per-slot) uid owns in shared host directories such as /tmp at
+    the ``uid`` level, where there is no private tmpfs: otherwise it reaches the next run. Verified
+    by a second scan when the first found anything. Returns how many entries are left."""
+    uid = os.getuid()
+    dirty = False
+    for root in dirs:
+        found, _ = _owned_entries(root, uid)
+        for parent, name, st in found:
+            dirty = True
+            try:
+                fd = os.open(parent, _DIR_FLAGS)
+            except OSError:
+                continue
+            try:
+                _remove(fd, name, st)
+            finally:
+                os.close(fd)
+    if not dirty:
+        return 0
+    return sum(len(_owned_entries(root, uid)[0]) for root in dirs)
+
+
+def usage(dirs: list[str]) -> dict[str, tuple[int, int]]:
+    """Used blocks and inodes of each (private tmpfs) directory's filesystem."""
+    out = {}
+    for root in dirs:
+        try:
+            vfs = os.statvfs(root)
+        except OSError:
+            out[root] = (-1, -1)
+            continue
+        out[root] = (vfs.f_blocks - vfs.f_bfree, vfs.f_files - vfs.f_ffree)
+    return out
+
+
+def shared_dirs(config: dict, private: list[str]) -> list[str]:
+    """Shared world-writable directories whose slot-uid entries are removed after each run: those
+    the launcher names, and the usual ones this process can write to that are not private roots.
+    Not at the rlimits level (the oracle's own uid: nothing can be told apart)."""
+    if config["sweep"] == "pgrp":
+        return []
+    seen = {os.path.realpath(p) for p in private}
+    out = []
+    for path in (*config.get("wipe_owned", []), *EXTRA_SHARED_DIRS):
+        real = os.path.realpath(path)
+        if real in seen or not os.path.isdir(real) or not os.access(real, os.W_OK | os.X_OK):
+            continue
+        seen.add(real)
+        out.append(real)
+    return out
+
+
+def clean_up(config: dict) -> list[str]:
+    """Wipe, then verify; returns why the slot cannot be proven clean (empty: clean)."""
+    problems = []
+    roots = [config["work_root"], *config["wipe"]]
+    failed = wipe(roots, config["modes"])
+    if failed:
+        problems.append(f"{failed} entries could not be removed")
+    for root in roots:
+        try:
+            left = os.listdir(root)
+        except OSError as exc:
+            problems.append(f"{root}: {exc.strerror}")
+            continue
+        if left:
+            problems.append(f"{root} not empty ({len(left)} entries)")
+        try:
+            mode = stat.S_IMODE(os.lstat(root).st_mode)
+        except OSError:
+            mode = -1
+        if mode != config["modes"].get(root, mode):
+            problems.append(f"{root} mode {mode:o}")
+    if config["usage"]:
+        now = usage(list(config["usage"]))
+        for root, base in config["usage"].items():
+            if now[root] != base:
+                problems.append(f"{root} usage {now[root][0]} blocks/{now[root][1]} inodes, baseline {base[0]}/{base[1]}")
+    left = wipe_owned(config["owned"])
+    if left:
+        problems.append(f"{left} entries owned by the slot uid left in shared directories")
+    return problems
 
 
 def process_state() -> tuple:
@@ -201,9 +420,36 @@ def _cpu_of(pid: int) -> float:
     return sum(int(f) for f in fields[11:15]) / _TICK
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _wait_tree(ctrl: socket.socket, config: dict, budget: float) -> tuple[bool, bool]:
+    """``main`` mode, once the main process has exited: wait until every other process of the run
+    has exited too (they may still write output, as under a pipe judge), or until the host asks for
+    a kill (budget, output cap). Returns (killed, cpu_killed); the caller sweeps."""
+    delay = 0.0002
+    while True:
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        except ChildProcessError:  # no process of the run is left
+            return False, False
+        ready, _, _ = select.select([ctrl], [], [], delay)
+        delay = min(delay * 2, CPU_POLL)
+        if ready:
+            frame = frames.recv(ctrl)
+            if frame is None or frame[0].get("op") == "kill":
+                return True, False
+        elif not config.get("cgroup") and _children_cpu() + sum(_cpu_of(p) for p in tree_pids()) > budget:
+            return True, True
+
+
 def run_one(ctrl: socket.socket, msg: dict, fds: list[int], config: dict, seccomp) -> None:
     workdir = os.path.join(config["work_root"], "w")
     os.mkdir(workdir, 0o700)
+    cpu0 = _children_cpu()
     pid = os.fork()
     if pid == 0:
         ctrl.close()
@@ -214,13 +460,14 @@ def run_one(ctrl: socket.socket, msg: dict, fds: list[int], config: dict, seccom
     pidfd = os.pidfd_open(pid)
     killed = cpu_killed = False
     poll = None if config.get("cgroup") else CPU_POLL
+    budget = msg["limits"]["cpu_seconds"]
     while True:
         watched: list[socket.socket | int] = [ctrl, pidfd]
         ready, _, _ = select.select(watched, [], [], poll)
         if pidfd in ready:
             break
         if not ready:  # no cgroup: enforce the CPU budget from the child's own counters
-            if _cpu_of(pid) > msg["limits"]["cpu_seconds"]:
+            if _cpu_of(pid) > budget:
                 os.kill(pid, signal.SIGKILL)
                 killed = cpu_killed = True
             continue
@@ -232,23 +479,34 @@ def run_one(ctrl: socket.socket, msg: dict, fds: list[int], config: dict, seccom
                 break
     _, status, usage = os.wait4(pid, 0)
     os.close(pidfd)
+    main_exited = not killed
+    leftover = False
+    waited = time.monotonic()
+    if msg.get("mode") == "main" and main_exited:
+        leftover, cpu_killed = _wait_tree(ctrl, config, cpu0 + budget)
+        killed = leftover
+    waited = time.monotonic() - waited
     rounds = sweep(config["sweep"], pid)
-    wipe([config["work_root"], *config["wipe"]])
-    # with seccomp, SysV IPC cannot be created; pgrp (rlimits level) runs as the oracle's own uid
-    ipc = remove_ipc(os.getuid()) if config["sweep"] != "pgrp" and not config["bpf"] else 0
-    wipe_owned(config.get("wipe_owned", []))
     tainted = process_state() != config["state"]
     frames.send(ctrl, {
         "op": "exit",
         "code": os.waitstatus_to_exitcode(status),
-        "cpu": usage.ru_utime + usage.ru_stime,
+        "cpu": _children_cpu() - cpu0,
         "maxrss_kb": usage.ru_maxrss,
         "killed": killed,
         "cpu_killed": cpu_killed,
+        "main_exited": main_exited,
+        "leftover": leftover,
+        "tree_wait": round(waited, 6),
         "sweep_rounds": rounds,
-        "ipc_removed": ipc,
         "tainted": tainted,
     })
+    # after the report (the run's time is over): SysV IPC, then the filesystem, verified. With
+    # seccomp, SysV IPC cannot be created; pgrp (rlimits level) runs as the oracle's own uid.
+    started = time.monotonic()
+    ipc = remove_ipc(os.getuid()) if config["sweep"] != "pgrp" and not config["bpf"] else 0
+    problems = clean_up(config)
+    frames.send(ctrl, {"op": "wiped", "unclean": "; ".join(problems)[:500], "ipc_removed": ipc, "wipe_seconds": round(time.monotonic() - started, 6)})
 
 
 def main() -> None:
@@ -272,10 +530,20 @@ def main() -> None:
         os.sched_setaffinity(0, {config["cpu"]})
     os.makedirs(config["work_root"], mode=0o700, exist_ok=True)
     warm_up()
-    wipe([config["work_root"], *config["wipe"]])
+    roots = [config["work_root"], *config["wipe"]]
+    wipe(roots)
+    config["modes"] = {}
+    for root in roots:
+        try:
+            config["modes"][root] = stat.S_IMODE(os.lstat(root).st_mode)
+        except OSError:
+            pass
+    # bwrap/unshare: every wiped root is a private tmpfs, so its usage must return to this baseline
+    config["usage"] = usage(roots) if config["sweep"] == "pidns" else {}
+    config["owned"] = shared_dirs(config, roots)
     config["state"] = process_state()
     gc.freeze()  # a child's full collection then skips (and does not copy) the server's pages
-    frames.send(ctrl, {"op": "hello", "pid": os.getpid(), "uid": os.getuid(), "python": sys.version.split()[0]})
+    frames.send(ctrl, {"op": "hello", "pid": os.getpid(), "uid": os.getuid(), "python": sys.version.split()[0], "wiped": roots, "verified": list(config["usage"]), "owned": config["owned"]})
     while True:
         frame = frames.recv(ctrl, max_fds=4)
         if frame is None or frame[0].get("op") == "quit":
