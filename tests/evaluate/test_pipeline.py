@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from execir.build.writer import json_bytes, jsonl_bytes, qrels_bytes, write_dataset
+from execir.construct.writer import json_bytes, jsonl_bytes, qrels_bytes, write_dataset
 from execir.errors import InputError
 from execir.evaluate.config import EvalConfig
 from execir.evaluate.dataset import load_dataset
@@ -160,3 +160,45 @@ def test_second_evaluation_encodes_nothing(tmp_path: Path) -> None:
     assert first[0].summary["encoded_texts"] == len(DOCS) + len(QUERIES)
     assert second[0].summary["encoded_texts"] == 0
     assert first[0].run == second[0].run
+
+
+def test_report_wording_follows_the_tie_policy(tmp_path: Path) -> None:
+    from execir.report.terminal import format_leaderboard
+
+    results, report = _evaluate(tmp_path / "p")
+    text = report.read_text()
+    assert "a mutant above or tied with the canonical" in text and "ranks above or tied with the canonical" in text
+    assert "a mutant above or tied with the canonical" in format_leaderboard(results)
+    trec, trec_report = _evaluate(tmp_path / "t", ties="trec")
+    assert "or tied with" not in trec_report.read_text().split("## Where the time went")[0]
+    assert "or tied with" not in format_leaderboard(trec) and "ranks above the canonical" in trec_report.read_text()
+
+
+def test_one_system_order_in_every_table(tmp_path: Path) -> None:
+    from execir.report.terminal import format_leaderboard
+
+    results, report = _evaluate(tmp_path)  # "tied" is configured first, but "good" has the better exec@1
+    sections = report.read_text().split("\n## ")
+    for title in ("Leaderboard", "Where retrievers fall", "Pool-density ablation", "Mutation operators"):
+        body = next(s for s in sections if s.startswith(title))
+        assert body.index("| good |") < body.index("| tied |"), title
+    lines = format_leaderboard(results).splitlines()
+    rows = [line.split()[0] for line in lines if line.split()[:1] in (["good"], ["tied"]) and " vs " not in line]
+    assert rows == ["good", "tied", "good", "tied"]  # leaderboard, then gap table
+    ablation = next(line for line in lines if line.startswith("exec@1 with 0..4 mutants"))
+    assert ablation.index("good") < ablation.index("tied")
+
+
+def test_leaderboard_figure_with_cis_and_operator_n(tmp_path: Path) -> None:
+    from execir.report.plots import operator_labels
+
+    results, report = _evaluate(tmp_path)
+    out = tmp_path / "out"
+    assert (out / "figures" / "leaderboard.png").read_bytes()[:4] == b"\x89PNG"
+    assert "![leaderboard with 95% CIs](figures/leaderboard.png)" in report.read_text()
+    assert operator_labels(results) == [f"{op} (n={row['n']})" for op, row in sorted(results["systems"]["good"]["analyses"]["per_operator"].items())]
+    import re
+
+    section = report.read_text().split("## Mutation operators")[1].split("\n## ")[0]
+    operator_rows = [line for line in section.splitlines() if line.startswith("| ") and "operator" not in line]
+    assert operator_rows and all(re.fullmatch(r"\| \w+ \| \d+\.\d% of \d+ \| \d+\.\d% of \d+ \|", row) for row in operator_rows)

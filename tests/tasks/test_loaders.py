@@ -152,3 +152,32 @@ def test_utf8_bom_is_accepted(tmp_path: Path) -> None:
     path = tmp_path / "bom.jsonl"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(GOOD).encode() + b"\n")
     assert load_humaneval(path, source="jsonl")[0].task_id == "T/0"
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".jsonl.gz"])
+def test_non_utf8_byte_names_its_line(tmp_path: Path, suffix: str) -> None:
+    import gzip
+
+    rows = [json.dumps({**GOOD, "task_id": f"t{i}"}).encode() for i in range(3)]
+    rows[2] = rows[2].replace(b"Add two numbers", b"Add two n\xe9mbers")  # Latin-1, not UTF-8
+    data = b"\n".join(rows) + b"\n"
+    path = tmp_path / f"latin1{suffix}"
+    path.write_bytes(gzip.compress(data) if suffix.endswith(".gz") else data)
+    with pytest.raises(InputError) as info:
+        load_humaneval(path, source="jsonl")
+    assert info.value.line == 3 and "not valid UTF-8: byte 0xe9" in str(info.value)
+    assert f"{path}:3:" in str(info.value)
+
+
+def test_prompt_without_docstring_blames_the_prompt_field(tmp_path: Path) -> None:
+    row = {**GOOD, "prompt": "def add(a, b):\n"}
+    with pytest.raises(InputError) as info:
+        load_humaneval(_write_jsonl(tmp_path / "p.jsonl", [{**GOOD, "task_id": "ok"}, row]), source="jsonl")
+    assert info.value.field == "prompt" and info.value.line == 2 and "no docstring" in str(info.value)
+
+
+def test_corrupt_gzip_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl.gz"
+    path.write_bytes(b"\x1f\x8b\x08\x00garbage")
+    with pytest.raises(InputError, match="cannot read file"):
+        load_humaneval(path, source="jsonl")

@@ -1,1 +1,1 @@
-"""ExecIR build stage."""
+"""ExecIR construct stage: tasks -> candidates -> verdicts -> datasets (the `execir build` command)."""

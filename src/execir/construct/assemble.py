@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from execir.build.verify import KeptMutant, VerifiedTask
+from execir.construct.verify import KeptMutant, VerifiedTask
 from execir.types import Relevance
 
 

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import platform
-import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from execir import __version__
-from execir.build.assemble import assemble_text_to_code
-from execir.build.config import BuildConfig
-from execir.build.verify import VerifyOutcome, verify
-from execir.build.writer import (
+from execir.console import progress_enabled
+from execir.construct.assemble import assemble_text_to_code
+from execir.construct.config import BuildConfig
+from execir.construct.verify import VerifyOutcome, verify
+from execir.construct.writer import (
     CORPUS,
     QRELS,
     QUERIES,
@@ -66,16 +67,16 @@ def _required_path(config: BuildConfig) -> Path:
     return config.path
 
 
-def build(config: BuildConfig, oracle_config: OracleConfig) -> BuildSummary:
-    """Build the dataset described by ``config`` into ``config.out``."""
+def build(config: BuildConfig, oracle_config: OracleConfig, *, oracle_factory: Callable[[OracleConfig], Oracle] = Oracle) -> BuildSummary:
+    """Build the dataset described by ``config`` into ``config.out`` (``oracle_factory`` makes the oracle)."""
     started = time.perf_counter()
     if config.out.exists() and not config.out.is_dir():
         raise ExecIRError(f"--out {config.out} exists and is not a directory")
     tasks = load_tasks(config)
     if not tasks:
         raise ExecIRError(f"no tasks in {source_path(config)}")
-    with Oracle(oracle_config) as oracle:
-        outcome = verify(tasks, oracle, config, progress=oracle_config.progress and sys.stderr.isatty())
+    with oracle_factory(oracle_config) as oracle:
+        outcome = verify(tasks, oracle, config, progress=progress_enabled(oracle_config.progress))
         reliability = oracle.reliability()
     if not outcome.verified:
         reasons = "; ".join(f"{e.task_id}: {e.reason}" for e in outcome.excluded[:3])
@@ -124,6 +125,7 @@ def _manifest(
             **_stable_oracle_facts(reliability),
             "ground_truth_pass_rate": round(admitted / outcome.canonicals_run, 6) if outcome.canonicals_run else None,
             "flaky": sorted(outcome.flaky),
+            "undecided": sorted(outcome.undecided),
             "mutant_verdicts": dict(sorted(outcome.verdicts.items())),
             "timeouts": outcome.timeouts,
             "near_limit_timeout_share": round(outcome.near_limit_timeouts / outcome.timeouts, 6) if outcome.timeouts else 0.0,

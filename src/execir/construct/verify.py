@@ -4,7 +4,8 @@ For every task the canonical must PASS ``canonical_repeats`` times; its CPU time
 budget of its mutants. Mutant candidates are tried in the seeded priority order of
 :func:`execir.mutate.order_candidates`, in rounds across all tasks (so the oracle runs them in
 parallel), until ``max_mutants`` verified failures per task are found or the candidates run out.
-A candidate that PASSES is equivalent under the tests and rejected; a FLAKY one is rejected too.
+A candidate that PASSES is equivalent under the tests and rejected; a FLAKY or UNDECIDED one is
+never a label and is rejected under its own reason (``flaky``, ``undecided``).
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from dataclasses import dataclass, field
 
 from tqdm import tqdm
 
-from execir.build.config import BuildConfig
-from execir.execute import ExecResult, Job, Limits, Oracle
+from execir.construct.config import BuildConfig
+from execir.execute import Admission, ExecResult, Job, Limits, Oracle
 from execir.mutate import generate_mutants, order_candidates
 from execir.types import ExcludedTask, Mutant, Task, Verdict
 
@@ -52,6 +53,8 @@ class VerifyOutcome:
     candidates_executed: int
     verdicts: Counter[str]
     flaky: list[str]
+    undecided: list[str] = field(default_factory=list)
+    """Candidates the oracle could not decide (the task's own test code failed, the judge broke)."""
     canonicals_run: int = 0
     """Distinct canonicals executed for admission (duplicate texts are excluded without running)."""
     timeouts: int = 0
@@ -83,10 +86,19 @@ def admit_tasks(
         if admission.ok:
             admitted.append(VerifiedTask(task, admission.limits, admission.cpu_seconds))
         else:
-            excluded.append(ExcludedTask(task.task_id, f"canonical does not pass its own tests: {admission.reason}"))
+            excluded.append(ExcludedTask(task.task_id, exclusion_reason(admission)))
     order = {t.task_id: i for i, t in enumerate(tasks)}
     excluded.sort(key=lambda e: order[e.task_id])
     return admitted, excluded, len(candidates)
+
+
+def exclusion_reason(admission: Admission) -> str:
+    """Why a canonical was not admitted; an undecided or flaky run is named as such, not as a failure."""
+    verdicts = {r.verdict for r in admission.results}
+    for unlabelled in (Verdict.UNDECIDED, Verdict.FLAKY):
+        if unlabelled in verdicts:
+            return f"{unlabelled.value.lower()}: the oracle could not label the canonical ({admission.reason})"
+    return f"canonical does not pass its own tests: {admission.reason}"
 
 
 def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progress: bool = False) -> VerifyOutcome:
@@ -101,7 +113,7 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
         item.candidates = [m for m in ordered if m.text not in texts][: config.max_candidates_per_task]
     rejected: Counter[str] = Counter()
     verdicts: Counter[str] = Counter()
-    flaky: list[str] = []
+    unlabelled: dict[str, list[str]] = {"flaky": [], "undecided": []}
     executed = 0
     timeouts = near_limit = surplus = 0
     round_number = 0
@@ -123,10 +135,11 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
                 surplus += 1
             elif reason:
                 rejected[reason] += 1
-                if reason == "flaky":
-                    flaky.append(f"{item.task.task_id} {mutant.operator} line {mutant.edit.line}")
+                if reason in unlabelled:
+                    unlabelled[reason].append(f"{item.task.task_id} {mutant.operator} line {mutant.edit.line}")
     return VerifyOutcome(
-        admitted, excluded, rejected, generated, executed, verdicts, flaky, canonicals_run, timeouts, near_limit, surplus
+        admitted, excluded, rejected, generated, executed, verdicts, unlabelled["flaky"], unlabelled["undecided"],
+        canonicals_run, timeouts, near_limit, surplus,
     )
 
 
@@ -147,8 +160,8 @@ def _keep_or_reject(item: VerifiedTask, mutant: Mutant, result: ExecResult, text
     """Keep a verified failure (returns None) or name the reason it was not kept."""
     if result.verdict is Verdict.PASS:
         return "passes_tests"
-    if result.verdict is Verdict.FLAKY:
-        return "flaky"
+    if not result.verdict.is_label:
+        return result.verdict.value.lower()  # "flaky" or "undecided": never a label
     if mutant.text in texts:
         return "duplicate_text"
     if len(item.mutants) >= max_mutants:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from execir.build.writer import CORPUS, MANIFEST, QRELS, QUERIES, sha256_hex
+from execir.construct.writer import CORPUS, MANIFEST, QRELS, QUERIES, sha256_hex
 from execir.errors import InputError
 from execir.metrics.analyses import DocInfo
 from execir.tasks.reader import iter_jsonl, read_text, require, split_lines

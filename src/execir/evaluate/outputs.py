@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from execir.build.writer import atomic_write_bytes, json_bytes, jsonl_bytes
+from execir.construct.writer import atomic_write_bytes, json_bytes, jsonl_bytes
 from execir.errors import MissingDependencyError
 from execir.evaluate.dataset import Dataset
 from execir.evaluate.pipeline import SystemResult
 from execir.metrics import rank_run
 from execir.report.markdown import render_report
-from execir.report.plots import density_plot, operator_plot
+from execir.report.plots import density_plot, leaderboard_plot, operator_plot
 
 
 def trec_run_text(ranked: dict[str, list[tuple[str, float]]], system: str, depth: int) -> str:
@@ -77,7 +77,7 @@ def write_outputs(out: Path, dataset: Dataset, systems: list[SystemResult], resu
 def write_figures(out: Path, results: dict[str, Any]) -> dict[str, str]:
     """Write the report's PNG figures; returns {figure name: relative path} (empty without matplotlib)."""
     try:
-        figures = {"density": density_plot(results), "operators": operator_plot(results)}
+        figures = {"leaderboard": leaderboard_plot(results), "density": density_plot(results), "operators": operator_plot(results)}
     except MissingDependencyError:
         return {}
     paths = {}

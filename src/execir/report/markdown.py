@@ -22,12 +22,12 @@ def render_report(
     figures = figures or {}
     sections = [
         _title(results),
-        "## Leaderboard\n\n" + leaderboard_markdown(results),
+        "## Leaderboard\n\n" + leaderboard_markdown(results) + _figure(figures, "leaderboard", "leaderboard with 95% CIs"),
         "## Pairwise significance (exec@1)\n\n" + _comparisons(results),
         "## Where retrievers fall for near clones\n\n" + _gap_table(results),
         "## Pool-density ablation\n\n" + _ablation(results) + _figure(figures, "density", "pool-density ablation"),
-        "## Mutation operators that fool each system\n\n" + _operators(results) + _figure(figures, "operators", "per-operator outrank rates"),
-        "## Worst near-clone failures\n\n" + _failures(per_query, dataset),
+        "## Mutation operators that fool each system\n\n" + _operators(results) + _figure(figures, "operators", "per-operator outrank rates with n"),
+        "## Worst near-clone failures\n\n" + _failures(results, per_query, dataset),
         "## Where the time went\n\n" + _timing(results),
     ]
     return "\n\n".join(sections) + "\n"
@@ -50,9 +50,19 @@ def _title(results: dict[str, Any]) -> str:
     )
 
 
+def system_order(results: dict[str, Any]) -> list[str]:
+    """The one order of systems in every table and figure: best exec@1 first, then by name."""
+    return sorted(results["systems"], key=lambda name: (-results["systems"][name]["metrics"]["exec@1"]["mean"], name))
+
+
+def outranks_phrase(ties: str) -> str:
+    """How "a mutant outranks the canonical" reads under a tie policy (pessimistic: ties count)."""
+    return "ranks above or tied with" if ties == "pessimistic" else "ranks above"
+
+
 def leaderboard_rows(results: dict[str, Any]) -> list[list[str]]:
-    """Rows of the leaderboard, best exec@1 first."""
-    systems = sorted(results["systems"].items(), key=lambda kv: -kv[1]["metrics"]["exec@1"]["mean"])
+    """Rows of the leaderboard, in :func:`system_order`."""
+    systems = [(name, results["systems"][name]) for name in system_order(results)]
     return [
         [
             name,
@@ -92,25 +102,39 @@ def _comparisons(results: dict[str, Any]) -> str:
     return markdown_table(["pair (a vs b)", "Δ exec@1 a-b [95% CI]", "win/tie/loss", "discordant a-only/b-only", "exact McNemar p", "Holm p"], rows)
 
 
-GAP_HEADER = ["system", "rank-1 misses that are the paired mutant", "canonical below a distractor", "hard-negative intrusion@10", "canonical tied with a mutant"]
+def gap_header(ties: str) -> list[str]:
+    """Column names of the gap table; where ties count against the canonical the names say so."""
+    tied = " or tied with" if ties == "pessimistic" else ""
+    return [
+        "system",
+        "rank-1 misses that are the paired mutant",
+        f"a mutant above{tied} the canonical",
+        f"intrusion@10 (a mutant above{tied} the first correct)",
+        "canonical tied with a mutant",
+    ]
 
 
 def gap_rows(results: dict[str, Any]) -> list[list[str]]:
-    """One row of gap analyses per system (shares as percentages)."""
+    """One row of gap analyses per system (shares as percentages, with their denominators)."""
     rows = []
-    for name, s in results["systems"].items():
+    for name in system_order(results):
+        s = results["systems"][name]
         a = s["analyses"]
         shares = (a["paired_mutant_share_of_misses"], a["canonical_below_distractor"], a["intrusion@10"])
-        rows.append([name, *(pct(x["share"]) for x in shares), pct(s["tie_rate"])])
+        rows.append([name, *(f"{pct(x['share'])} of {x['denominator']}" for x in shares), pct(s["tie_rate"])])
     return rows
 
 
 def _gap_table(results: dict[str, Any]) -> str:
-    return markdown_table(GAP_HEADER, gap_rows(results))
+    note = (
+        f"Tie policy {results['tie_policy']}: a mutant with the same score as the canonical "
+        + ("counts as ranked above it." if results["tie_policy"] == "pessimistic" else "is ordered by document id, as trec_eval does.")
+    )
+    return note + "\n\n" + markdown_table(gap_header(results["tie_policy"]), gap_rows(results))
 
 
 def _ablation(results: dict[str, Any]) -> str:
-    names = list(results["systems"])
+    names = system_order(results)
     levels = list(next(iter(results["systems"].values()))["density_ablation"]) if names else []
     rows = []
     for level in levels:
@@ -124,16 +148,19 @@ def _ablation(results: dict[str, Any]) -> str:
 
 
 def _operators(results: dict[str, Any]) -> str:
-    names = list(results["systems"])
+    names = system_order(results)
     operators = sorted({op for s in results["systems"].values() for op in s["analyses"].get("per_operator", {})})
     tables = [results["systems"][name]["analyses"]["per_operator"] for name in names]
     operators.sort(key=lambda op: -max(t[op]["rate"] if op in t else -1.0 for t in tables))  # worst first
     rows = [[op, *(f"{pct(t[op]['rate'])} of {t[op]['n']}" if op in t else "n/a" for t in tables)] for op in operators]
-    note = "Share of queries where that operator's mutant ranks above the canonical solution.\n\n"
+    note = (
+        f"Share of the n queries with a mutant of that operator in their pool where that mutant "
+        f"{outranks_phrase(results['tie_policy'])} the canonical solution (cells: share of n).\n\n"
+    )
     return note + markdown_table(["operator"] + names, rows)
 
 
-def _failures(per_query: list[dict[str, Any]], dataset: Dataset) -> str:
+def _failures(results: dict[str, Any], per_query: list[dict[str, Any]], dataset: Dataset) -> str:
     by_system: dict[str, list[tuple[int, float, dict[str, Any], dict[str, Any]]]] = {}
     for row in per_query:
         top = row["top10"][0] if row["top10"] else None
@@ -147,7 +174,8 @@ def _failures(per_query: list[dict[str, Any]], dataset: Dataset) -> str:
         f"Per system, the {WORST_FAILURES} queries whose own failing mutant ranked first and whose canonical "
         "fell furthest (then by score margin)."
     ]
-    for system, cases in by_system.items():
+    for system in [name for name in system_order(results) if name in by_system]:
+        cases = by_system[system]
         cases.sort(key=lambda c: (-c[0], -c[1], c[2]["query_id"]))
         blocks += [_failure_block(system, row, top, margin, dataset) for _, margin, row, top in cases[:WORST_FAILURES]]
     return "\n\n".join(blocks)

@@ -6,6 +6,9 @@ import io
 from typing import Any
 
 from execir.errors import MissingDependencyError
+from execir.report.markdown import outranks_phrase, system_order
+
+LEADERBOARD_MEASURES = ("exec@1", "exec@10", "ndcg@10")
 
 
 def _pyplot() -> Any:
@@ -30,8 +33,8 @@ def density_plot(results: dict[str, Any]) -> bytes:
     """exec@1 and nDCG@10 against the number of verified mutants per task in the pool."""
     plt = _pyplot()
     figure, axes = plt.subplots(1, 2, figsize=(9, 3.4))
-    for name, system in results["systems"].items():
-        table = system["density_ablation"]
+    for name in system_order(results):
+        table = results["systems"][name]["density_ablation"]
         levels = sorted(table, key=int)
         for axis, measure in zip(axes, ("exec@1", "ndcg@10")):
             axis.plot([int(v) for v in levels], [table[v][measure] for v in levels], marker="o", label=name)
@@ -45,19 +48,48 @@ def density_plot(results: dict[str, Any]) -> bytes:
     return _png(figure)
 
 
-def operator_plot(results: dict[str, Any]) -> bytes:
-    """Per mutation operator: share of queries where its mutant outranks the canonical."""
+def leaderboard_plot(results: dict[str, Any]) -> bytes:
+    """exec@1, exec@10 and nDCG@10 per system with their 95% bootstrap CIs as error bars."""
     plt = _pyplot()
-    names = list(results["systems"])
-    operators = sorted({op for s in results["systems"].values() for op in s["analyses"].get("per_operator", {})})
+    names = system_order(results)
+    figure, axes = plt.subplots(1, len(LEADERBOARD_MEASURES), figsize=(3.2 * len(LEADERBOARD_MEASURES), 0.45 * len(names) + 1.4), sharey=True)
+    for axis, measure in zip(axes, LEADERBOARD_MEASURES):
+        values = [results["systems"][name]["metrics"][measure] for name in names]
+        means = [v["mean"] for v in values]
+        errors = [[m - v["ci_low"] for m, v in zip(means, values)], [v["ci_high"] - m for m, v in zip(means, values)]]
+        axis.errorbar(means, range(len(names)), xerr=errors, fmt="o", capsize=3)
+        axis.set_xlim(0, 1)
+        axis.set_xlabel(f"{measure} (95% CI)")
+        axis.grid(axis="x", alpha=0.3)
+    axes[0].set_yticks(range(len(names)), names, fontsize=8)
+    axes[0].invert_yaxis()
+    figure.suptitle(f"Leaderboard ({results['dataset']['queries']} queries, tie policy {results['tie_policy']})")
+    return _png(figure)
+
+
+def operator_labels(results: dict[str, Any]) -> list[str]:
+    """``operator (n=queries)`` for every operator seen, sorted by name (n is the same for every system)."""
+    counts: dict[str, int] = {}
+    for system in results["systems"].values():
+        for op, row in system["analyses"].get("per_operator", {}).items():
+            counts[op] = max(counts.get(op, 0), row["n"])
+    return [f"{op} (n={counts[op]})" for op in sorted(counts)]
+
+
+def operator_plot(results: dict[str, Any]) -> bytes:
+    """Per mutation operator (with its n): share of queries where its mutant outranks the canonical."""
+    plt = _pyplot()
+    names = system_order(results)
+    labels = operator_labels(results)
+    operators = [label.rsplit(" (n=", 1)[0] for label in labels]
     figure, axis = plt.subplots(figsize=(8, 0.32 * len(operators) + 1.2))
     height = 0.8 / max(len(names), 1)
     for index, name in enumerate(names):
         table = results["systems"][name]["analyses"].get("per_operator", {})
         rates = [table.get(op, {}).get("rate", 0.0) for op in operators]
         axis.barh([i + index * height for i in range(len(operators))], rates, height=height, label=name)
-    axis.set_yticks([i + height * (len(names) - 1) / 2 for i in range(len(operators))], operators, fontsize=8)
-    axis.set_xlabel("share of queries where this operator's mutant ranks above the canonical")
+    axis.set_yticks([i + height * (len(names) - 1) / 2 for i in range(len(operators))], labels, fontsize=8)
+    axis.set_xlabel(f"share of the n queries where this operator's mutant {outranks_phrase(results['tie_policy'])} the canonical")
     axis.set_xlim(0, 1)
     axis.invert_yaxis()
     axis.legend(fontsize=7, loc="lower right")

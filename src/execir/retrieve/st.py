@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from execir.console import disable_loaded_library_bars
 from execir.errors import ExecIRError, MissingDependencyError
 from execir.retrieve.cache import KeyFields
 from execir.retrieve.prompts import ModelProfile, Role, profile_for
@@ -143,6 +144,8 @@ class SentenceTransformerEncoder:
             except ImportError as exc:
                 raise MissingDependencyError(
                     f"dense retrieval needs torch and sentence-transformers: {INSTALL_HINT}") from exc
+            if not self.progress:
+                disable_loaded_library_bars()
             self._model = SentenceTransformer(
                 str(Path(self.model).expanduser()) if self.local else self.model,
                 device=self.device, trust_remote_code=self.profile.trust_remote_code,

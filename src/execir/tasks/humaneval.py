@@ -49,6 +49,7 @@ def _task(record: dict, path: Path, line: int, source: str) -> Task:
         path=path,
         line=line,
         program_field="canonical_solution",
+        docstring_field="prompt",
         description=description,
         prompt=prompt,
     )

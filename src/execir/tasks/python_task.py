@@ -69,8 +69,10 @@ def make_task(
     program_field: str,
     description: str | None = None,
     prompt: str = "",
+    docstring_field: str | None = None,
 ) -> Task:
-    """Validate a raw Python task and build its corpus text and query text."""
+    """Validate a raw Python task and build its corpus text and query text. ``docstring_field`` is the
+    field blamed when the entry point has no docstring (default: ``program_field``)."""
     program = normalise_newlines(program)
     tree = parse_program(program, path, line, program_field)
     if not defines_function(tree, entry_point):
@@ -82,7 +84,8 @@ def make_task(
     if description is None:
         docstring = function_docstring(program, entry_point)
         if not docstring:
-            raise InputError(str(path), line, program_field, f"'{entry_point}' has no docstring to use as the query")
+            field = docstring_field or program_field
+            raise InputError(str(path), line, field, f"'{entry_point}' has no docstring in {field} to use as the query (or give a 'description')")
         description = describe(docstring, entry_point)
     description = description.strip()
     if not description:

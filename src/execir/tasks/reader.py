@@ -6,8 +6,10 @@ line and the field of a bad record.
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import json
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,17 +21,21 @@ Record = tuple[int, dict[str, Any]]
 
 
 def read_text(path: Path) -> str:
-    """Read a (possibly gzip-compressed) UTF-8 text file, with a clear error when it cannot be read."""
+    """Read a (possibly gzip-compressed) UTF-8 text file; an error names the file and, for bytes that
+    are not UTF-8, the line and column where they are."""
     try:
-        if path.suffix == ".gz":
-            with gzip.open(path, "rt", encoding="utf-8-sig", newline="") as handle:
-                return handle.read()
-        with path.open(encoding="utf-8-sig", newline="") as handle:
-            return handle.read()
+        data = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
     except FileNotFoundError:
         raise InputError(str(path), 0, None, "file not found") from None
-    except (UnicodeDecodeError, OSError, EOFError) as exc:
+    except (OSError, EOFError, zlib.error) as exc:
         raise InputError(str(path), 0, None, f"cannot read file: {exc}") from None
+    body = data[3:] if data.startswith(codecs.BOM_UTF8) else data
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = body.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (body.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError(str(path), line, None, f"not valid UTF-8: byte 0x{body[exc.start]:02x} at column {column} ({exc.reason})") from None
 
 
 def iter_jsonl(path: Path) -> Iterator[Record]:
