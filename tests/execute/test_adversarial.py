@@ -17,7 +17,18 @@ from execir.execute.selftest import ALL_CASES as CASES
 from execir.execute.selftest import abstract_listener, canary_files, loopback_listener, run_cases
 from execir.types import Verdict
 
-SLOW = {"infinite_loop", "sleep_forever", "sigterm_ignoring_loop", "fork_bomb", "infinite_loop_at_import", "memory_hog_gradual", "output_flood", "stderr_flood", "stdio_trailing_newline_flood", "hash_collision_result"} | SLOW_STDIO
+SLOW = {
+    "infinite_loop",
+    "sleep_forever",
+    "sigterm_ignoring_loop",
+    "fork_bomb",
+    "infinite_loop_at_import",
+    "memory_hog_gradual",
+    "output_flood",
+    "stderr_flood",
+    "stdio_trailing_newline_flood",
+    "hash_collision_result",
+} | SLOW_STDIO
 FAST_CASES = tuple(c for c in CASES if c.name not in SLOW)
 SLOW_CASES = tuple(c for c in CASES if c.name in SLOW)
 
@@ -26,7 +37,13 @@ def test_suite_is_large_and_covers_the_categories():
     assert len(CASES) >= 40
     assert {c.category for c in CASES} >= {"time", "resources", "exit", "tamper", "forged_output", "isolation", "stdio", "control", "determinism"}
     for case in CASES:
-        if case.category not in ("control", "determinism") and case.name not in ("read_canary_env", "stdio_correct", "stdio_crlf_trailing_space", "read_proc_of_parent", "stdio_crlf_lines_control"):
+        if case.category not in ("control", "determinism") and case.name not in (
+            "read_canary_env",
+            "stdio_correct",
+            "stdio_crlf_trailing_space",
+            "read_proc_of_parent",
+            "stdio_crlf_lines_control",
+        ):
             assert Verdict.PASS not in case.expected, case.name
 
 

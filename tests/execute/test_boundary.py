@@ -38,5 +38,7 @@ def test_exit_is_reported_as_exit(outcomes):
 
 
 def test_canonical_with_unsupported_result_fails_admission(oracle):
-    admission = oracle.admit_canonical("class Box:\n    pass\ndef f(x):\n    return Box()\n", TestSuite("check", "def check(candidate):\n    candidate(1)\n"), "f", repeats=1)
+    admission = oracle.admit_canonical(
+        "class Box:\n    pass\ndef f(x):\n    return Box()\n", TestSuite("check", "def check(candidate):\n    candidate(1)\n"), "f", repeats=1
+    )
     assert not admission.ok and "Box" in admission.reason

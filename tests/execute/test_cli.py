@@ -36,7 +36,9 @@ def test_exec_json_pass_and_fail(tmp_path):
 def test_exec_stdio_cases(tmp_path):
     (tmp_path / "p.py").write_text("print(int(input()) * 2)\n")
     (tmp_path / "cases.json").write_text(json.dumps([{"input": "2\n", "output": "4\n"}, {"input": "5\n", "output": "10\n"}]))
-    out = _execir("exec", "--program", str(tmp_path / "p.py"), "--stdio-cases", str(tmp_path / "cases.json"), "--entry-point", "main", "--json", "--cpu-seconds", "2")
+    out = _execir(
+        "exec", "--program", str(tmp_path / "p.py"), "--stdio-cases", str(tmp_path / "cases.json"), "--entry-point", "main", "--json", "--cpu-seconds", "2"
+    )
     assert json.loads(out.stdout)["verdict"] == "PASS", out.stderr
 
 
@@ -61,7 +63,11 @@ def test_stdio_cases_need_no_entry_point(tmp_path):
     program.write_text("import sys\nprint(int(sys.stdin.read()) * 2)\n")
     cases = tmp_path / "cases.json"
     cases.write_text(json.dumps([{"input": "3\n", "output": "6\n"}, {"input": "5", "output": "10"}]))
-    done = subprocess.run([sys.executable, "-m", "execir.cli", "exec", "--program", str(program), "--stdio-cases", str(cases), "--json"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "execir.cli", "exec", "--program", str(program), "--stdio-cases", str(cases), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["verdict"] == "PASS" and json.loads(done.stdout)["per_test"] == [True, True]

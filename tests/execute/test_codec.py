@@ -26,7 +26,10 @@ def test_round_trip_keeps_exact_types(value):
     assert back == value
     assert type(back) is type(value)
     if isinstance(value, (collections.defaultdict, collections.deque)):
-        assert (getattr(back, "default_factory", None), getattr(back, "maxlen", None)) == (getattr(value, "default_factory", None), getattr(value, "maxlen", None))
+        assert (getattr(back, "default_factory", None), getattr(back, "maxlen", None)) == (
+            getattr(value, "default_factory", None),
+            getattr(value, "maxlen", None),
+        )
 
 
 def test_nan_round_trips():
@@ -106,14 +109,26 @@ def test_collect_drops_unreferenced():
     assert len(dropped) == 3 and list(judge.objects.values()) == [kept]
 
 
-@pytest.mark.parametrize("data", [
-    {"x": 1}, {"n": [], "r": {"a": 1}}, {"n": [["t", [[0]]]], "r": [0]},  # immutable cycle
-    {"n": [["t", [[1]]], ["t", []]], "r": [0]},  # forward reference to an immutable
-    {"n": [["l", 0, []]], "r": [5]}, {"n": [["s", 0, [[1]]], ["l", 0, []]], "r": [0]},  # unhashable member
-    {"n": [["T", "os"]], "r": [0]}, {"n": [["c", "1", 2]], "r": [0]}, {"n": [["d", 0, [1]]], "r": [0]},
-    {"n": [["@", 3]], "r": [0]}, {"n": [["F", 1, 0]], "r": [0]}, {"n": [["R", 0, 1, 0]], "r": [0]},
-    {"n": [["D", 0, [0], []]], "r": [0]}, {"n": [["zz"]], "r": [0]}, {"n": [["N", "m", "P", ["a b"], [1]]], "r": [0]},
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"x": 1},
+        {"n": [], "r": {"a": 1}},
+        {"n": [["t", [[0]]]], "r": [0]},  # immutable cycle
+        {"n": [["t", [[1]]], ["t", []]], "r": [0]},  # forward reference to an immutable
+        {"n": [["l", 0, []]], "r": [5]},
+        {"n": [["s", 0, [[1]]], ["l", 0, []]], "r": [0]},  # unhashable member
+        {"n": [["T", "os"]], "r": [0]},
+        {"n": [["c", "1", 2]], "r": [0]},
+        {"n": [["d", 0, [1]]], "r": [0]},
+        {"n": [["@", 3]], "r": [0]},
+        {"n": [["F", 1, 0]], "r": [0]},
+        {"n": [["R", 0, 1, 0]], "r": [0]},
+        {"n": [["D", 0, [0], []]], "r": [0]},
+        {"n": [["zz"]], "r": [0]},
+        {"n": [["N", "m", "P", ["a b"], [1]]], "r": [0]},
+    ],
+)
 def test_malformed_structures_are_refused(data):
     with pytest.raises(codec.CodecError):
         codec.decode(data)

@@ -55,7 +55,11 @@ def listeners(tmp_path_factory: pytest.TempPathFactory):
 @pytest.mark.parametrize("level", isolation.available_levels())
 def test_host_unix_sockets_unreachable(level: str, listeners: tuple[str, str]) -> None:
     abstract, path = listeners
-    jobs = [Job(_attack(abstract), CHECK, "add", LIMITS), Job(_attack(path), CHECK, "add", LIMITS), Job("def add(a, b):\n    return a + b\n", CHECK, "add", LIMITS)]
+    jobs = [
+        Job(_attack(abstract), CHECK, "add", LIMITS),
+        Job(_attack(path), CHECK, "add", LIMITS),
+        Job("def add(a, b):\n    return a + b\n", CHECK, "add", LIMITS),
+    ]
     with Oracle(OracleConfig(workers=1, isolation=level, progress=False)) as oracle:
         results = oracle.run(jobs)
         assert oracle.reliability()["guarantees"]

@@ -34,7 +34,9 @@ def test_pass_fail_error_and_order(oracle):
 
 
 def test_forged_load_error_is_not_an_error_verdict(oracle):
-    forger = "import os, sys, socket\nsys.modules['frames'].send(socket.socket(fileno=3), {'op': 'load_error', 'reason': 'compile: SyntaxError'})\nos._exit(0)\n"
+    forger = (
+        "import os, sys, socket\nsys.modules['frames'].send(socket.socket(fileno=3), {'op': 'load_error', 'reason': 'compile: SyntaxError'})\nos._exit(0)\n"
+    )
     (result,) = oracle.run([job(forger)])
     assert result.verdict is Verdict.FAIL, result
 

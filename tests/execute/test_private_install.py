@@ -32,7 +32,14 @@ def _private_checkout(tmp_path: Path) -> Path:
 
 def _execir(checkout: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=str(checkout / "src"), EXECIR_CACHE_DIR=str(cwd / "cache"))
-    return subprocess.run([sys.executable, "-c", "import sys; from execir.cli import main; sys.exit(main())", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", "import sys; from execir.cli import main; sys.exit(main())", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.mark.parametrize("level", isolation.available_levels())
@@ -40,7 +47,20 @@ def test_exec_from_a_private_checkout(tmp_path: Path, level: str) -> None:
     checkout = _private_checkout(tmp_path)
     (tmp_path / "p.py").write_text(PROGRAM)
     (tmp_path / "t.py").write_text(TESTS)
-    done = _execir(checkout, "exec", "--program", str(tmp_path / "p.py"), "--tests", str(tmp_path / "t.py"), "--entry-point", "add", "--isolation", level, "--json", cwd=tmp_path)
+    done = _execir(
+        checkout,
+        "exec",
+        "--program",
+        str(tmp_path / "p.py"),
+        "--tests",
+        str(tmp_path / "t.py"),
+        "--entry-point",
+        "add",
+        "--isolation",
+        level,
+        "--json",
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr + done.stdout
     record = json.loads(done.stdout)
     assert record["verdict"] == "PASS" and level in record["isolation"].split("+")

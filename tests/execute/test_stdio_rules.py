@@ -63,7 +63,16 @@ def test_exit_status_and_messages_like_python(oracle):
 
 
 def test_leftover_output_counts_and_leftover_is_reported(oracle):
-    raw = _raw(oracle, "import os, sys, time\nif os.fork() == 0:\n    time.sleep(0.1)\n    print('late')\n    sys.stdout.flush()\n    os._exit(0)\nprint('early', flush=True)\n")
+    raw = _raw(
+        oracle,
+        "import os, sys, time\n"
+        "if os.fork() == 0:\n"
+        "    time.sleep(0.1)\n"
+        "    print('late')\n"
+        "    sys.stdout.flush()\n"
+        "    os._exit(0)\n"
+        "print('early', flush=True)\n",
+    )
     assert raw.stdout == b"early\nlate\n" and raw.stdout_eof and not raw.leftover and raw.exit_code == 0
     raw = _raw(oracle, "import os, time\nprint(7, flush=True)\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(100)\n")
     assert raw.timeout and raw.leftover and raw.main_exited and raw.exit_code == 0 and raw.stdout == b"7\n"
@@ -77,7 +86,9 @@ def test_stderr_volume_is_drained_not_capped(oracle):
 
 @pytest.mark.parametrize("level", ["unshare", "uid", "rlimits"])
 def test_idioms_at_other_levels(level):
-    cases = tuple(c for c in FAST if c.name in ("idiom_thread_without_join", "idiom_atexit_flush", "idiom_exit_builtin", "idiom_fork_child_prints_after_parent_exits", "stdio_child_adds_wrong_line", "stdio_atexit_adds_wrong_line"))
+    names = ("idiom_thread_without_join", "idiom_atexit_flush", "idiom_exit_builtin", "idiom_fork_child_prints_after_parent_exits")
+    names += ("stdio_child_adds_wrong_line", "stdio_atexit_adds_wrong_line")
+    cases = tuple(c for c in FAST if c.name in names)
     with Oracle(OracleConfig(workers=1, progress=False, isolation=level)) as oracle:
         bad = [(o.case.name, o.result.verdict, o.result.detail) for o in run_cases(oracle, cases) if not o.ok]
     assert not bad

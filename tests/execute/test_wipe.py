@@ -14,7 +14,7 @@ import pytest
 
 from execir.execute import Oracle, OracleConfig
 from execir.execute.adversarial import SLOT_POISONERS
-from execir.execute.adversarial_wipe import REPLAYS, WIPE_POISONERS, run_replays
+from execir.execute.adversarial_wipe import WIPE_POISONERS, run_replays
 from execir.execute.isolation import HARNESS, find_interpreter
 from execir.execute.selftest import LIMITS, run_poisoners
 
@@ -58,7 +58,9 @@ def test_fd_wipe_removes_everything_as_the_owner():
         os.mkdir(root)
         os.chown(root, UNPRIVILEGED, UNPRIVILEGED)
         python = find_interpreter(need_world_access=True).path
-        done = subprocess.run([python, "-S", "-c", _MAKE_TREE, root, str(HARNESS)], capture_output=True, text=True, user=UNPRIVILEGED, group=UNPRIVILEGED, timeout=60)
+        done = subprocess.run(
+            [python, "-S", "-c", _MAKE_TREE, root, str(HARNESS)], capture_output=True, text=True, user=UNPRIVILEGED, group=UNPRIVILEGED, timeout=60
+        )
         assert done.returncode == 0, done.stderr
         assert done.stdout.split() == ["0", "[]"]
     finally:

@@ -17,7 +17,13 @@ CANARY_ENV = "EXECIR_CANARY_SECRET"
 CANARY_PORT = 47611
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
 
-ADD_CHECK = TestSuite("check", "def check(candidate):\n    assert candidate(2, 3) == 5\n    assert candidate(-1, 1) == 0\n    assert candidate(10, 5) == 15\n")
+ADD_CHECK: TestSuite = TestSuite(
+    "check",
+    "def check(candidate):\n"
+    "    assert candidate(2, 3) == 5\n"
+    "    assert candidate(-1, 1) == 0\n"
+    "    assert candidate(10, 5) == 15\n",
+)
 ADD_OK = "def add(a, b):\n    return a + b\n"
 WRONG = "def add(a, b):\n    return a - b\n"
 
@@ -49,11 +55,23 @@ def _in_call(body: str) -> str:
 
 
 HASH_CHECK = TestSuite("check", "def check(candidate):\n    assert candidate(0, 0) == list({'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'})\n")
-STDIO = TestSuite("stdio", stdio_cases=(StdioCase("3 4\n", "7\n"), StdioCase("10 20\n", "30\n")))
+STDIO: TestSuite = TestSuite("stdio", stdio_cases=(StdioCase("3 4\n", "7\n"), StdioCase("10 20\n", "30\n")))
 STDIO_OK = "a, b = map(int, input().split())\nprint(a + b)\n"
-MAP_CHECK = TestSuite("check", "def check(candidate):\n    cases = [((2, 3), 5), ((-1, 1), 0), ((10, 5), 15)]\n    assert all(map(lambda c: candidate(*c[0]) == c[1], cases))\n")
+MAP_CHECK = TestSuite(
+    "check", "def check(candidate):\n    cases = [((2, 3), 5), ((-1, 1), 0), ((10, 5), 15)]\n    assert all(map(lambda c: candidate(*c[0]) == c[1], cases))\n"
+)
 """Tests that call the candidate through ``map``: a StopIteration from it would end ``all`` early."""
-RAISES_CHECK = TestSuite("check", "def check(candidate):\n    try:\n        candidate(-1, 0)\n    except ValueError:\n        pass\n    else:\n        raise AssertionError('no ValueError')\n    assert candidate(2, 3) == 5\n")
+RAISES_CHECK = TestSuite(
+    "check",
+    "def check(candidate):\n"
+    "    try:\n"
+    "        candidate(-1, 0)\n"
+    "    except ValueError:\n"
+    "        pass\n"
+    "    else:\n"
+    "        raise AssertionError('no ValueError')\n"
+    "    assert candidate(2, 3) == 5\n",
+)
 ADD_OR_RAISE = "def add(a, b):\n    if a < 0:\n        raise ValueError('negative')\n    return a + b\n"
 
 
@@ -76,7 +94,9 @@ def _replier(reply: str) -> str:
 
 
 _SHMGET = "import ctypes\nif ctypes.CDLL(None, use_errno=True).shmget(0x5eed, 1 << 20, 0o1600) < 0:\n    raise OSError('shmget')"
-_MQ_OPEN = "import ctypes\nif ctypes.CDLL('librt.so.1', use_errno=True).mq_open(b'/execir-mq', os.O_CREAT | os.O_RDWR, 0o600, None) < 0:\n    raise OSError('mq_open')"
+_MQ_OPEN = (
+    "import ctypes\nif ctypes.CDLL('librt.so.1', use_errno=True).mq_open(b'/execir-mq', os.O_CREAT | os.O_RDWR, 0o600, None) < 0:\n    raise OSError('mq_open')"
+)
 
 CASES: tuple[Case, ...] = (
     # time
@@ -101,11 +121,52 @@ CASES: tuple[Case, ...] = (
     _case("atexit_forces_zero", "exit", _wrong_after("import atexit, os\natexit.register(lambda: os._exit(0))"), F),
     _case("redefine_assertionerror", "tamper", _wrong_after("import builtins\nbuiltins.AssertionError = type('AssertionError', (Exception,), {})"), F),
     _case("patch_builtins_eq", "tamper", _wrong_after("import builtins\nbuiltins.abs = lambda x: 0\nbuiltins.isinstance = lambda *a: True"), F),
-    _case("eq_always_true", "tamper", "class Yes:\n    def __eq__(self, other):\n        return True\n    __hash__ = object.__hash__\ndef add(a, b):\n    return Yes()\n", F),
-    _case("int_subclass", "tamper", "class I(int):\n    def __eq__(self, other):\n        return True\n    __hash__ = int.__hash__\ndef add(a, b):\n    return I(0)\n", F),
-    _case("patch_codec", "tamper", _wrong_after("import sys\nfor m in list(sys.modules.values()):\n    if hasattr(m, 'encode') and hasattr(m, 'decode'):\n        m.encode = lambda v, depth=0: 5"), F),
-    _case("forge_protocol_frames", "tamper", _in_call("import os, json\nfor v in (5, 0, 15):\n    body = json.dumps({'op': 'ret', 'v': v}).encode()\n    os.write(3, len(body).to_bytes(4, 'big') + body)\nos._exit(0)"), F),
-    _case("write_forged_records_all_fds", "tamper", _wrong_after("import os, json\nbody = json.dumps({'op': 'exit', 'code': 0, 'cpu': 0}).encode()\nfor fd in range(256):\n    try:\n        os.write(fd, len(body).to_bytes(4, 'big') + body)\n    except OSError:\n        pass"), F),
+    _case(
+        "eq_always_true",
+        "tamper",
+        "class Yes:\n    def __eq__(self, other):\n        return True\n    __hash__ = object.__hash__\ndef add(a, b):\n    return Yes()\n",
+        F,
+    ),
+    _case(
+        "int_subclass",
+        "tamper",
+        "class I(int):\n    def __eq__(self, other):\n        return True\n    __hash__ = int.__hash__\ndef add(a, b):\n    return I(0)\n",
+        F,
+    ),
+    _case(
+        "patch_codec",
+        "tamper",
+        _wrong_after(
+            "import sys\nfor m in list(sys.modules.values()):\n    if hasattr(m, 'encode') and hasattr(m, 'decode'):\n        m.encode = lambda v, depth=0: 5"
+        ),
+        F,
+    ),
+    _case(
+        "forge_protocol_frames",
+        "tamper",
+        _in_call(
+            "import os, json\n"
+            "for v in (5, 0, 15):\n"
+            "    body = json.dumps({'op': 'ret', 'v': v}).encode()\n"
+            "    os.write(3, len(body).to_bytes(4, 'big') + body)\n"
+            "os._exit(0)"
+        ),
+        F,
+    ),
+    _case(
+        "write_forged_records_all_fds",
+        "tamper",
+        _wrong_after(
+            "import os, json\n"
+            "body = json.dumps({'op': 'exit', 'code': 0, 'cpu': 0}).encode()\n"
+            "for fd in range(256):\n"
+            "    try:\n"
+            "        os.write(fd, len(body).to_bytes(4, 'big') + body)\n"
+            "    except OSError:\n"
+            "        pass"
+        ),
+        F,
+    ),
     _case("kill_parent", "tamper", _in_call("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)"), F),
     _case("kill_process_group", "tamper", _in_call("import os, signal\nos.kill(0, signal.SIGKILL)"), F),
     _case("kill_everything", "tamper", _in_call("import os, signal\ntry:\n    os.kill(-1, signal.SIGKILL)\nexcept OSError:\n    pass"), F),
@@ -114,15 +175,46 @@ CASES: tuple[Case, ...] = (
     _case("write_server_memory", "tamper", _right_if("open(f'/proc/{os.getppid()}/mem', 'r+b').close()"), F),
     _case("read_server_fds", "tamper", _right_if("os.listdir(f'/proc/{os.getppid()}/fd')"), F),
     _case("server_oom_score_adj", "tamper", _right_if("open(f'/proc/{os.getppid()}/oom_score_adj', 'w').write('1000')"), F),
-    _case("pidfd_getfd_server_socket", "tamper", _right_if("import ctypes\nfd = os.pidfd_open(os.getppid())\nif all(ctypes.CDLL(None).syscall(438, fd, n, 0) < 0 for n in range(3, 16)):\n    raise OSError('pidfd_getfd')"), F),
+    _case(
+        "pidfd_getfd_server_socket",
+        "tamper",
+        _right_if(
+            "import ctypes\n"
+            "fd = os.pidfd_open(os.getppid())\n"
+            "if all(ctypes.CDLL(None).syscall(438, fd, n, 0) < 0 for n in range(3, 16)):\n"
+            "    raise OSError('pidfd_getfd')"
+        ),
+        F,
+    ),
     _case("prlimit_server", "tamper", _right_if("import resource\nresource.prlimit(os.getppid(), resource.RLIMIT_NOFILE, (100, 100))"), F),
     _case("sysv_shm_outlives_run", "tamper", _right_if(_SHMGET), F),
     _case("posix_mqueue_outlives_run", "tamper", _right_if(_MQ_OPEN), F),
     _case("signal_server_sigint", "tamper", _in_call("import os, signal, time\nos.kill(os.getppid(), signal.SIGINT)\ntime.sleep(0.1)"), F),
-    _case("late_reply_thread", "tamper", _in_call("import os, json, threading, time\ndef later():\n    time.sleep(0.02)\n    body = json.dumps({'op': 'ret', 'n': None, 'v': 5}).encode()\n    os.write(3, len(body).to_bytes(4, 'big') + body)\nthreading.Thread(target=later, daemon=True).start()"), F),
+    _case(
+        "late_reply_thread",
+        "tamper",
+        _in_call(
+            "import os, json, threading, time\n"
+            "def later():\n"
+            "    time.sleep(0.02)\n"
+            "    body = json.dumps({'op': 'ret', 'n': None, 'v': 5}).encode()\n"
+            "    os.write(3, len(body).to_bytes(4, 'big') + body)\n"
+            "threading.Thread(target=later, daemon=True).start()"
+        ),
+        F,
+    ),
     _case("stop_iteration_in_map", "tamper", "def add(a, b):\n    raise StopIteration\n", F, MAP_CHECK),
     _case("fake_stop_iteration_name", "tamper", "class StopIteration(Exception):\n    pass\ndef add(a, b):\n    raise StopIteration\n", F, MAP_CHECK),
-    _case("huge_json_int_reply", "tamper", _replier("def reply(f, a):\n    return ('{\"op\":\"ret\",\"n\":\"%s\",\"v\":1%s}' % (f['n'], '0' * 5000)).encode() if a[0] < 0 else None"), F, RAISES_CHECK),
+    _case(
+        "huge_json_int_reply",
+        "tamper",
+        _replier(
+            "def reply(f, a):\n"
+            "    return ('{\"op\":\"ret\",\"n\":\"%s\",\"v\":1%s}' % (f['n'], '0' * 5000)).encode() if a[0] < 0 else None"
+        ),
+        F,
+        RAISES_CHECK,
+    ),
     _case("hash_collision_result", "resources", "def add(a, b):\n    return {k * ((1 << 61) - 1) for k in range(1, 60000)}\n", {F, T}),
     # forged output
     _case("print_pass_markers", "forged_output", _wrong_after("print('PASS')\nprint('ALL TESTS PASSED')\nprint('{\"verdict\": \"PASS\"}')"), F),
@@ -130,18 +222,64 @@ CASES: tuple[Case, ...] = (
     # isolation
     _case("write_tmp_canary", "isolation", _wrong_after("open('/tmp/execir-canary-tmp', 'w').write('x')"), {F, E}),
     _case("write_home_canary", "isolation", _wrong_after("import os\nopen(os.path.expanduser('~/execir-canary'), 'w').write('x')"), {F, E}),
-    _case("write_outside_in_call", "isolation", _in_call("for p in ('/tmp/execir-canary-call', '/var/tmp/execir-canary-call', '/dev/shm/execir-canary-call', '/root/execir-canary-call', '/work/execir-canary-call'):\n    try:\n        open(p, 'w').write('x')\n    except OSError:\n        pass"), F),
+    _case(
+        "write_outside_in_call",
+        "isolation",
+        _in_call(
+            "for p in ('/tmp/execir-canary-call', '/var/tmp/execir-canary-call', '/dev/shm/execir-canary-call', "
+            "'/root/execir-canary-call', '/work/execir-canary-call'):\n"
+            "    try:\n"
+            "        open(p, 'w').write('x')\n"
+            "    except OSError:\n"
+            "        pass"
+        ),
+        F,
+    ),
     _case("read_canary_env", "isolation", f"import os\ndef add(a, b):\n    return a + b if '{CANARY_ENV}' not in os.environ else 'leaked'\n", P),
     _case("tcp_listener", "isolation", f"import socket\ns = socket.socket()\ns.bind(('127.0.0.1', {CANARY_PORT}))\ns.listen()\n" + WRONG, {F, E}),
     _case("tcp_connect_out", "isolation", "import socket\ndef add(a, b):\n    socket.create_connection(('1.1.1.1', 80), timeout=1)\n    return a + b\n", F),
-    _case("setsid_double_fork_daemon", "isolation", _in_call("import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        open('/tmp/execir-canary-daemon', 'w').write(str(os.getpid()))\n        while True:\n            time.sleep(0.05)\n    os._exit(0)\ntime.sleep(0.1)"), F),
+    _case(
+        "setsid_double_fork_daemon",
+        "isolation",
+        _in_call(
+            "import os, time\n"
+            "if os.fork() == 0:\n"
+            "    os.setsid()\n"
+            "    if os.fork() == 0:\n"
+            "        open('/tmp/execir-canary-daemon', 'w').write(str(os.getpid()))\n"
+            "        while True:\n"
+            "            time.sleep(0.05)\n"
+            "    os._exit(0)\n"
+            "time.sleep(0.1)"
+        ),
+        F,
+    ),
     _case("ptrace_attempt", "isolation", _in_call("import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\nassert libc.ptrace(16, 1, 0, 0) == 0"), F),
-    _case("read_proc_of_parent", "isolation", "import os\ndef add(a, b):\n    return open(f'/proc/{os.getppid()}/environ', 'rb').read().count(b'CANARY') + a + b\n", {F, P}),
+    _case(
+        "read_proc_of_parent",
+        "isolation",
+        "import os\ndef add(a, b):\n    return open(f'/proc/{os.getppid()}/environ', 'rb').read().count(b'CANARY') + a + b\n",
+        {F, P},
+    ),
     # stdio decoding
     _case("stdio_correct", "stdio", STDIO_OK, P, STDIO),
-    _case("stdio_invalid_utf8", "stdio", "import sys\na, b = map(int, input().split())\nsys.stdout.buffer.write(str(a + b).encode() + b'\\xff\\n')\n", F, STDIO),
-    _case("stdio_fullwidth_digits", "stdio", "a, b = map(int, input().split())\nprint(str(a + b).translate(str.maketrans('0123456789', '０１２３４５６７８９')))\n", F, STDIO),
-    _case("stdio_trailing_newline_flood", "stdio", "import sys\na, b = map(int, input().split())\nprint(a + b)\nsys.stdout.write('\\n' * (1 << 30))\n", {F, T}, STDIO),
+    _case(
+        "stdio_invalid_utf8", "stdio", "import sys\na, b = map(int, input().split())\nsys.stdout.buffer.write(str(a + b).encode() + b'\\xff\\n')\n", F, STDIO
+    ),
+    _case(
+        "stdio_fullwidth_digits",
+        "stdio",
+        "a, b = map(int, input().split())\nprint(str(a + b).translate(str.maketrans('0123456789', '０１２３４５６７８９')))\n",
+        F,
+        STDIO,
+    ),
+    _case(
+        "stdio_trailing_newline_flood",
+        "stdio",
+        "import sys\na, b = map(int, input().split())\nprint(a + b)\nsys.stdout.write('\\n' * (1 << 30))\n",
+        {F, T},
+        STDIO,
+    ),
     _case("stdio_print_then_crash", "stdio", STDIO_OK + "raise SystemExit(3)\n", F, STDIO),
     _case("stdio_crlf_trailing_space", "stdio", "import sys\na, b = map(int, input().split())\nsys.stdout.write(f'{a + b}  \\r\\n\\n')\n", P, STDIO),
     # false-negative controls
@@ -150,9 +288,29 @@ CASES: tuple[Case, ...] = (
     _case("control_recursion", "control", "def add(a, b):\n    return a if b == 0 else (add(a + 1, b - 1) if b > 0 else add(a - 1, b + 1))\n", P),
     _case("control_prints_stdout", "control", "def add(a, b):\n    print('debug', a, b)\n    return a + b\n", P),
     _case("control_seeded_random", "control", "import random\ndef add(a, b):\n    random.seed(1)\n    return a + b + random.randint(0, 0)\n", P),
-    _case("hash_ordering_matches_judge", "determinism", "def add(a, b):\n    return list({'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'})\n", P, HASH_CHECK),
-    _case("control_proc_self", "control", "import os\ndef add(a, b):\n    assert os.listdir('/proc/self/fd') and open('/proc/self/maps').read() and open('/proc/self/status').read()\n    return a + b\n", P),
-    _case("control_own_rlimit_and_nice", "control", "import os, resource\ndef add(a, b):\n    soft, hard = resource.getrlimit(resource.RLIMIT_STACK)\n    resource.setrlimit(resource.RLIMIT_STACK, (soft, hard))\n    os.nice(1)\n    return a + b\n", P),
+    _case(
+        "hash_ordering_matches_judge", "determinism", "def add(a, b):\n    return list({'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'})\n", P, HASH_CHECK
+    ),
+    _case(
+        "control_proc_self",
+        "control",
+        "import os\n"
+        "def add(a, b):\n"
+        "    assert os.listdir('/proc/self/fd') and open('/proc/self/maps').read() and open('/proc/self/status').read()\n"
+        "    return a + b\n",
+        P,
+    ),
+    _case(
+        "control_own_rlimit_and_nice",
+        "control",
+        "import os, resource\n"
+        "def add(a, b):\n"
+        "    soft, hard = resource.getrlimit(resource.RLIMIT_STACK)\n"
+        "    resource.setrlimit(resource.RLIMIT_STACK, (soft, hard))\n"
+        "    os.nice(1)\n"
+        "    return a + b\n",
+        P,
+    ),
     _case("control_raises_valueerror", "control", ADD_OR_RAISE, P, RAISES_CHECK),
     _case("control_map_based_tests", "control", ADD_OK, P, MAP_CHECK),
     _case("control_syntax_error", "control", "def add(a, b)\n    return a + b\n", E),
@@ -162,11 +320,65 @@ CASES: tuple[Case, ...] = (
 
 
 SLOT_POISONERS: tuple[Case, ...] = (
-    _case("poison_server_memory", "poison", "import sys\ndef add(a, b):\n    try:\n        s = next(c for c in sys.modules['driver']._serve_calls.__code__.co_consts if c == 'ret')\n        with open('/proc/1/mem', 'r+b', buffering=0) as mem:\n            mem.seek(id(s) + sys.getsizeof('') - 1)\n            mem.write(b'rex')\n    except OSError:\n        pass\n    return a + b\n", P),
-    _case("poison_server_rlimits", "poison", "import os, resource\ndef add(a, b):\n    try:\n        resource.prlimit(os.getppid(), resource.RLIMIT_NOFILE, (100, 100))\n    except OSError:\n        pass\n    return a + b\n", P),
-    _case("poison_server_scheduling", "poison", "import os\ndef add(a, b):\n    os.setpriority(os.PRIO_PROCESS, os.getppid(), 19)\n    os.sched_setscheduler(os.getppid(), os.SCHED_IDLE, os.sched_param(0))\n    return a + b\n", P),
-    _case("poison_sysv_shm_memory", "poison", "import ctypes\ndef add(a, b):\n    libc = ctypes.CDLL(None)\n    libc.shmat.restype = ctypes.c_void_p\n    for key in ((0x5eed, 0x5eee) if a == 2 else ()):\n        sid = libc.shmget(key, 250 << 20, 0o1600)\n        if sid >= 0:\n            addr = libc.shmat(sid, None, 0)\n            ctypes.memset(addr, 1, 250 << 20)\n            libc.shmdt(ctypes.c_void_p(addr))\n    return a + b\n", {P, T}),
-    _case("poison_tmp_and_shm_files", "poison", "def add(a, b):\n    for p in ('/tmp/execir-poison', '/dev/shm/execir-poison', 'execir-poison'):\n        open(p, 'w').write('x')\n    return a + b\n", P),
+    _case(
+        "poison_server_memory",
+        "poison",
+        "import sys\n"
+        "def add(a, b):\n"
+        "    try:\n"
+        "        s = next(c for c in sys.modules['driver']._serve_calls.__code__.co_consts if c == 'ret')\n"
+        "        with open('/proc/1/mem', 'r+b', buffering=0) as mem:\n"
+        "            mem.seek(id(s) + sys.getsizeof('') - 1)\n"
+        "            mem.write(b'rex')\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "    return a + b\n",
+        P,
+    ),
+    _case(
+        "poison_server_rlimits",
+        "poison",
+        "import os, resource\n"
+        "def add(a, b):\n"
+        "    try:\n"
+        "        resource.prlimit(os.getppid(), resource.RLIMIT_NOFILE, (100, 100))\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "    return a + b\n",
+        P,
+    ),
+    _case(
+        "poison_server_scheduling",
+        "poison",
+        "import os\n"
+        "def add(a, b):\n"
+        "    os.setpriority(os.PRIO_PROCESS, os.getppid(), 19)\n"
+        "    os.sched_setscheduler(os.getppid(), os.SCHED_IDLE, os.sched_param(0))\n"
+        "    return a + b\n",
+        P,
+    ),
+    _case(
+        "poison_sysv_shm_memory",
+        "poison",
+        "import ctypes\n"
+        "def add(a, b):\n"
+        "    libc = ctypes.CDLL(None)\n"
+        "    libc.shmat.restype = ctypes.c_void_p\n"
+        "    for key in ((0x5eed, 0x5eee) if a == 2 else ()):\n"
+        "        sid = libc.shmget(key, 250 << 20, 0o1600)\n"
+        "        if sid >= 0:\n"
+        "            addr = libc.shmat(sid, None, 0)\n"
+        "            ctypes.memset(addr, 1, 250 << 20)\n"
+        "            libc.shmdt(ctypes.c_void_p(addr))\n"
+        "    return a + b\n",
+        {P, T},
+    ),
+    _case(
+        "poison_tmp_and_shm_files",
+        "poison",
+        "def add(a, b):\n    for p in ('/tmp/execir-poison', '/dev/shm/execir-poison', 'execir-poison'):\n        open(p, 'w').write('x')\n    return a + b\n",
+        P,
+    ),
 )
 """Programs that try to change the worker slot for the candidate after them. Each is followed, in the
 same slot, by :data:`POISON_PROBE`, a correct program that also checks that nothing was left behind

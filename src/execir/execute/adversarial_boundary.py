@@ -31,8 +31,27 @@ _SWALLOW_ALL = "try:\n    candidate(1)\nexcept BaseException:\n    pass\nassert 
 
 EXCEPTIONS: tuple[Case, ...] = (
     _c("own_typeerror_class", "exceptions", "class TypeError(Exception):\n    pass\ndef f(x):\n    raise TypeError('x')\n", _EXPECT_TYPEERROR, F),
-    _c("own_typeerror_module_builtins", "exceptions", "class TypeError(Exception):\n    __module__ = 'builtins'\ndef f(x):\n    raise TypeError('x')\n", _EXPECT_TYPEERROR, F),
-    _c("patched_builtins_typeerror", "exceptions", "import builtins\nclass E(Exception):\n    pass\nE.__name__ = E.__qualname__ = 'TypeError'\nE.__module__ = 'builtins'\nbuiltins.TypeError = E\ndef f(x):\n    raise E('x')\n", _EXPECT_TYPEERROR, F),
+    _c(
+        "own_typeerror_module_builtins",
+        "exceptions",
+        "class TypeError(Exception):\n    __module__ = 'builtins'\ndef f(x):\n    raise TypeError('x')\n",
+        _EXPECT_TYPEERROR,
+        F,
+    ),
+    _c(
+        "patched_builtins_typeerror",
+        "exceptions",
+        "import builtins\n"
+        "class E(Exception):\n"
+        "    pass\n"
+        "E.__name__ = E.__qualname__ = 'TypeError'\n"
+        "E.__module__ = 'builtins'\n"
+        "builtins.TypeError = E\n"
+        "def f(x):\n"
+        "    raise E('x')\n",
+        _EXPECT_TYPEERROR,
+        F,
+    ),
     _c("unicode_error_is_not_typeerror", "exceptions", "def f(x):\n    b'\\xff'.decode('utf-8')\n", _EXPECT_TYPEERROR, F),
     _c("sys_exit_zero_swallowed", "exceptions", "import sys\ndef f(x):\n    sys.exit(0)\n", _SWALLOW, F),
     _c("sys_exit_swallowed_by_base", "exceptions", "import sys\ndef f(x):\n    sys.exit(0)\n", _SWALLOW_ALL, F),
@@ -40,53 +59,191 @@ EXCEPTIONS: tuple[Case, ...] = (
     _c("generator_exit_swallowed", "exceptions", "def f(x):\n    raise GeneratorExit\n", _SWALLOW_ALL, F),
     _c("own_base_exception_swallowed", "exceptions", "class Bye(BaseException):\n    pass\ndef f(x):\n    raise Bye()\n", _SWALLOW_ALL, F),
     _c("own_system_exit_subclass", "exceptions", "class Bye(SystemExit):\n    pass\ndef f(x):\n    raise Bye(0)\n", _SWALLOW, F),
-    _c("stop_iteration_subclass_in_map", "exceptions", "class S(StopIteration):\n    pass\ndef f(x):\n    raise S\n", "assert all(map(lambda v: candidate(v) == v, [1, 2, 3]))", F),
-    _c("exception_after_bad_mutation", "exceptions", "def f(a):\n    a.append(9)\n    raise ValueError('no')\n", "a = [1]\ntry:\n    candidate(a)\nexcept ValueError:\n    pass\nassert a == [1]", F),
-    _c("control_own_valueerror_subclass", "control", "class Bad(ValueError):\n    pass\ndef f(x):\n    raise Bad('bad input')\n", "try:\n    candidate(1)\nexcept ValueError as e:\n    assert str(e) == 'bad input' and type(e).__name__ == 'Bad'\nelse:\n    raise AssertionError", P),
+    _c(
+        "stop_iteration_subclass_in_map",
+        "exceptions",
+        "class S(StopIteration):\n    pass\ndef f(x):\n    raise S\n",
+        "assert all(map(lambda v: candidate(v) == v, [1, 2, 3]))",
+        F,
+    ),
+    _c(
+        "exception_after_bad_mutation",
+        "exceptions",
+        "def f(a):\n    a.append(9)\n    raise ValueError('no')\n",
+        "a = [1]\ntry:\n    candidate(a)\nexcept ValueError:\n    pass\nassert a == [1]",
+        F,
+    ),
+    _c(
+        "control_own_valueerror_subclass",
+        "control",
+        "class Bad(ValueError):\n    pass\ndef f(x):\n    raise Bad('bad input')\n",
+        "try:\n    candidate(1)\nexcept ValueError as e:\n    assert str(e) == 'bad input' and type(e).__name__ == 'Bad'\nelse:\n    raise AssertionError",
+        P,
+    ),
     _c("control_own_typeerror_subclass", "control", "class Bad(TypeError):\n    pass\ndef f(x):\n    raise Bad('x')\n", _EXPECT_TYPEERROR, P),
-    _c("control_unicode_decode_error", "control", "def f(x):\n    return b'\\xff'.decode('utf-8')\n", "try:\n    candidate(1)\nexcept UnicodeDecodeError as e:\n    assert e.start == 0 and e.reason\nelse:\n    raise AssertionError", P),
-    _c("control_exception_identity_across_calls", "control", "class Bad(ValueError):\n    pass\ndef f(x):\n    raise Bad(x)\n", "def kind(v):\n    try:\n        candidate(v)\n    except ValueError as e:\n        return type(e)\nassert kind(1) is kind(2)", P),
-    _c("control_unencodable_exception_args", "control", "def f(x):\n    raise KeyError(object())\n", "try:\n    candidate(1)\nexcept KeyError:\n    pass\nelse:\n    raise AssertionError", P),
-    _c("control_decimal_exception", "control", "import decimal\ndef f(x):\n    return decimal.Decimal(1) / decimal.Decimal(0)\n", "import decimal\ntry:\n    candidate(1)\nexcept decimal.DivisionByZero:\n    pass\nelse:\n    raise AssertionError", P),
+    _c(
+        "control_unicode_decode_error",
+        "control",
+        "def f(x):\n    return b'\\xff'.decode('utf-8')\n",
+        "try:\n    candidate(1)\nexcept UnicodeDecodeError as e:\n    assert e.start == 0 and e.reason\nelse:\n    raise AssertionError",
+        P,
+    ),
+    _c(
+        "control_exception_identity_across_calls",
+        "control",
+        "class Bad(ValueError):\n    pass\ndef f(x):\n    raise Bad(x)\n",
+        "def kind(v):\n    try:\n        candidate(v)\n    except ValueError as e:\n        return type(e)\nassert kind(1) is kind(2)",
+        P,
+    ),
+    _c(
+        "control_unencodable_exception_args",
+        "control",
+        "def f(x):\n    raise KeyError(object())\n",
+        "try:\n    candidate(1)\nexcept KeyError:\n    pass\nelse:\n    raise AssertionError",
+        P,
+    ),
+    _c(
+        "control_decimal_exception",
+        "control",
+        "import decimal\ndef f(x):\n    return decimal.Decimal(1) / decimal.Decimal(0)\n",
+        "import decimal\ntry:\n    candidate(1)\nexcept decimal.DivisionByZero:\n    pass\nelse:\n    raise AssertionError",
+        P,
+    ),
 )
 
 ALIASING: tuple[Case, ...] = (
-    _c("reused_result_list", "aliasing", "_out = []\ndef f(x):\n    _out[:] = [x]\n    return _out\n", "a = candidate(1)\nb = candidate(2)\nassert a == [1] and b == [2]", F),
-    _c("argument_mutated_unexpectedly", "aliasing", "def f(a):\n    a.append(0)\n    return len(a) - 1\n", "a = [1, 2]\nassert candidate(a) == 2\nassert a == [1, 2]", F),
-    _c("result_mutated_after_return", "aliasing", "_keep = []\ndef f(x):\n    if _keep:\n        _keep[0].append('x')\n    r = [x]\n    _keep.append(r)\n    return r\n", "a = candidate(1)\ncandidate(2)\nassert a == [1]", F),
+    _c(
+        "reused_result_list",
+        "aliasing",
+        "_out = []\ndef f(x):\n    _out[:] = [x]\n    return _out\n",
+        "a = candidate(1)\nb = candidate(2)\nassert a == [1] and b == [2]",
+        F,
+    ),
+    _c(
+        "argument_mutated_unexpectedly",
+        "aliasing",
+        "def f(a):\n    a.append(0)\n    return len(a) - 1\n",
+        "a = [1, 2]\nassert candidate(a) == 2\nassert a == [1, 2]",
+        F,
+    ),
+    _c(
+        "result_mutated_after_return",
+        "aliasing",
+        "_keep = []\ndef f(x):\n    if _keep:\n        _keep[0].append('x')\n    r = [x]\n    _keep.append(r)\n    return r\n",
+        "a = candidate(1)\ncandidate(2)\nassert a == [1]",
+        F,
+    ),
     _c("dict_mutated_in_place", "aliasing", "def f(d):\n    d['k'] = 0\n    return True\n", "d = {'k': 1}\nassert candidate(d)\nassert d == {'k': 1}", F),
     _c("no_sort_in_place", "aliasing", "def f(a):\n    return sorted(a)\n", "a = [3, 1, 2]\ncandidate(a)\nassert a == [1, 2, 3]", F),
     _c("control_sort_in_place", "control", "def f(a):\n    a.sort()\n", "a = [3, 1, 2]\ncandidate(a)\nassert a == [1, 2, 3]", P),
-    _c("control_nested_in_place", "control", "def f(g):\n    g[0].append(1)\n    g[1]['x'] = {2}\n    g[2].add(3)\n", "row, m, s = [], {}, set()\ncandidate([row, m, s])\nassert row == [1] and m == {'x': {2}} and s == {3}", P),
-    _c("control_state_seen_by_candidate", "control", "_state = []\ndef f(op):\n    return _state if op == 'get' else len(_state)\n", "s = candidate('get')\ns.append(5)\nassert candidate('len') == 1", P),
+    _c(
+        "control_nested_in_place",
+        "control",
+        "def f(g):\n    g[0].append(1)\n    g[1]['x'] = {2}\n    g[2].add(3)\n",
+        "row, m, s = [], {}, set()\ncandidate([row, m, s])\nassert row == [1] and m == {'x': {2}} and s == {3}",
+        P,
+    ),
+    _c(
+        "control_state_seen_by_candidate",
+        "control",
+        "_state = []\ndef f(op):\n    return _state if op == 'get' else len(_state)\n",
+        "s = candidate('get')\ns.append(5)\nassert candidate('len') == 1",
+        P,
+    ),
     _c("control_shared_arguments", "control", "def f(a):\n    return a[0] is a[1] and a[0] is not a[2]\n", "x = []\nassert candidate([x, x, []])", P),
     _c("control_cycle", "control", "def f(a):\n    a.append(a)\n    return a\n", "a = [1]\nr = candidate(a)\nassert r is a and a[1] is a", P),
-    _c("control_same_result_object", "control", "_out = []\ndef f(x):\n    _out.append(x)\n    return _out\n", "a = candidate(1)\nb = candidate(2)\nassert a is b and a == [1, 2]", P),
+    _c(
+        "control_same_result_object",
+        "control",
+        "_out = []\ndef f(x):\n    _out.append(x)\n    return _out\n",
+        "a = candidate(1)\nb = candidate(2)\nassert a is b and a == [1, 2]",
+        P,
+    ),
 )
 
 VALUES: tuple[Case, ...] = (
     _c("unsupported_result_type", "values", "class Box:\n    pass\ndef f(x):\n    return Box()\n", "assert candidate(1) is not None", F),
     _c("unsupported_caught_by_except", "values", "class Box:\n    pass\ndef f(x):\n    return Box()\n", _SWALLOW_ALL, F),
-    _c("list_subclass_result", "values", "class L(list):\n    def __eq__(self, o):\n        return True\ndef f(x):\n    return L()\n", "assert candidate(1) == [1, 2]", F),
+    _c(
+        "list_subclass_result",
+        "values",
+        "class L(list):\n    def __eq__(self, o):\n        return True\ndef f(x):\n    return L()\n",
+        "assert candidate(1) == [1, 2]",
+        F,
+    ),
     _c("generator_wrong_items", "values", "def f(n):\n    yield from range(n + 1)\n", "assert list(candidate(3)) == [0, 1, 2]", F),
-    _c("control_fraction", "control", "from fractions import Fraction\ndef f(x):\n    return Fraction(x, 3)\n", "from fractions import Fraction\nassert candidate(1) == Fraction(1, 3)", P),
-    _c("control_decimal", "control", "from decimal import Decimal\ndef f(x):\n    return Decimal(x) / 4\n", "from decimal import Decimal\nassert candidate(1) == Decimal('0.25')", P),
-    _c("control_generator", "control", "def f(n):\n    yield from range(n)\n", "assert list(candidate(3)) == [0, 1, 2]\ng = candidate(2)\nassert next(g) == 0 and iter(g) is g", P),
-    _c("control_infinite_generator", "control", "import itertools\ndef f(n):\n    return itertools.count(n)\n", "import itertools\nassert list(itertools.islice(candidate(5), 3)) == [5, 6, 7]", P),
+    _c(
+        "control_fraction",
+        "control",
+        "from fractions import Fraction\ndef f(x):\n    return Fraction(x, 3)\n",
+        "from fractions import Fraction\nassert candidate(1) == Fraction(1, 3)",
+        P,
+    ),
+    _c(
+        "control_decimal",
+        "control",
+        "from decimal import Decimal\ndef f(x):\n    return Decimal(x) / 4\n",
+        "from decimal import Decimal\nassert candidate(1) == Decimal('0.25')",
+        P,
+    ),
+    _c(
+        "control_generator",
+        "control",
+        "def f(n):\n    yield from range(n)\n",
+        "assert list(candidate(3)) == [0, 1, 2]\ng = candidate(2)\nassert next(g) == 0 and iter(g) is g",
+        P,
+    ),
+    _c(
+        "control_infinite_generator",
+        "control",
+        "import itertools\ndef f(n):\n    return itertools.count(n)\n",
+        "import itertools\nassert list(itertools.islice(candidate(5), 3)) == [5, 6, 7]",
+        P,
+    ),
     _c("control_map_result", "control", "def f(xs):\n    return map(abs, xs)\n", "assert sorted(candidate([-2, 1])) == [1, 2]", P),
-    _c("control_deep_argument", "control", "def f(x):\n    n = 0\n    while x:\n        x, n = x[0], n + 1\n    return n\n", "x = []\nfor _ in range(5000):\n    x = [x]\nassert candidate(x) == 5000", P),
-    _c("control_misc_values", "control", "import collections, datetime\ndef f(x):\n    return [collections.deque([1], maxlen=3), range(2, 9, 3), bytearray(b'ab'), datetime.date(2020, 1, 2), datetime.timedelta(hours=1), {1: 2}.keys(), float('inf')]\n", "import collections, datetime\nq, r, b, d, t, k, inf = candidate(0)\nassert q.maxlen == 3 and r == range(2, 9, 3) and b == bytearray(b'ab') and d.year == 2020 and t.seconds == 3600 and list(k) == [1] and inf > 1e308", P),
-    _c("control_named_tuple", "control", "from typing import NamedTuple\nclass P(NamedTuple):\n    x: int\n    y: int\ndef f(a):\n    return P(a, a + 1)\n", "r = candidate(1)\nassert r == (1, 2) and r.x == 1 and r.y == 2", P),
+    _c(
+        "control_deep_argument",
+        "control",
+        "def f(x):\n    n = 0\n    while x:\n        x, n = x[0], n + 1\n    return n\n",
+        "x = []\nfor _ in range(5000):\n    x = [x]\nassert candidate(x) == 5000",
+        P,
+    ),
+    _c(
+        "control_misc_values",
+        "control",
+        "import collections, datetime\n"
+        "def f(x):\n"
+        "    return [collections.deque([1], maxlen=3), range(2, 9, 3), bytearray(b'ab'), "
+        "datetime.date(2020, 1, 2), datetime.timedelta(hours=1), {1: 2}.keys(), float('inf')]\n",
+        "import collections, datetime\n"
+        "q, r, b, d, t, k, inf = candidate(0)\n"
+        "assert q.maxlen == 3 and r == range(2, 9, 3) and b == bytearray(b'ab') and d.year == 2020 and t.seconds == 3600 and list(k) == [1] and inf > 1e308",
+        P,
+    ),
+    _c(
+        "control_named_tuple",
+        "control",
+        "from typing import NamedTuple\nclass P(NamedTuple):\n    x: int\n    y: int\ndef f(a):\n    return P(a, a + 1)\n",
+        "r = candidate(1)\nassert r == (1, 2) and r.x == 1 and r.y == 2",
+        P,
+    ),
     _c("control_math_nan_identity", "control", "import math\ndef f(x):\n    return [math.nan]\n", "import math\nassert candidate(1) == [math.nan]", P),
 )
 
 BUDGET: tuple[Case, ...] = (
     _c("colliding_dict_keys", "budget", "def f(x):\n    return {k * ((1 << 61) - 1): 0 for k in range(1, 60000)}\n", "assert candidate(1) == {}", {F, T}),
-    _c("colliding_frozenset", "budget", "def f(x):\n    return frozenset(k * ((1 << 61) - 1) for k in range(1, 60000))\n", "assert candidate(1) == frozenset()", {F, T}),
+    _c(
+        "colliding_frozenset",
+        "budget",
+        "def f(x):\n    return frozenset(k * ((1 << 61) - 1) for k in range(1, 60000))\n",
+        "assert candidate(1) == frozenset()",
+        {F, T},
+    ),
     _c("colliding_tuple_keys", "budget", "def f(x):\n    return {(k * ((1 << 61) - 1), 0): 0 for k in range(1, 40000)}\n", "assert candidate(1) == {}", {F, T}),
     _c("huge_nested_reply", "budget", "def f(x):\n    return [[i] for i in range(1_500_000)]\n", "assert candidate(1) == []", {F, T}),
     _c("huge_flat_reply", "budget", "def f(x):\n    return ['x' * 1000] * 40000\n", "assert candidate(1) == []", {F, T}),
 )
+
 
 def _forger(graph: str) -> str:
     """A candidate that replaces the driver's loop and answers every call with ``graph`` (Python
@@ -102,11 +259,23 @@ def _forger(graph: str) -> str:
 
 FORGED: tuple[Case, ...] = (
     _c("forged_colliding_set", "budget", _forger("{'n': [['s', -1, [k * M for k in range(1, 60000)]]], 'r': [0]}"), "assert candidate(1) == set()", {F, T}),
-    _c("forged_colliding_frozenset", "budget", _forger("{'n': [['z', [k * M for k in range(1, 60000)]]], 'r': [0]}"), "assert candidate(1) == frozenset()", {F, T}),
+    _c(
+        "forged_colliding_frozenset",
+        "budget",
+        _forger("{'n': [['z', [k * M for k in range(1, 60000)]]], 'r': [0]}"),
+        "assert candidate(1) == frozenset()",
+        {F, T},
+    ),
     _c("forged_many_nodes", "budget", _forger("{'n': [['l', -i - 1, []] for i in range(1_500_000)], 'r': None}"), "assert candidate(1) is None", {F, T}),
     _c("forged_immutable_cycle", "values", _forger("{'n': [['t', [[0]]]], 'r': [0]}"), "assert candidate(1) is not None", F),
     _c("forged_judge_object_new", "values", _forger("{'n': [['l', 5, [1]]], 'r': [0]}"), "assert candidate(1) == [1]", F),
-    _c("forged_unknown_standard_class", "exceptions", _forger("{'n': [], 'r': None}").replace("'op': 'ret'", "'op': 'exc', 'e': {'c': [['os', 'system', [], True]], 'a': {'n': [], 'r': [0]}}"), _SWALLOW, F),
+    _c(
+        "forged_unknown_standard_class",
+        "exceptions",
+        _forger("{'n': [], 'r': None}").replace("'op': 'ret'", "'op': 'exc', 'e': {'c': [['os', 'system', [], True]], 'a': {'n': [], 'r': [0]}}"),
+        _SWALLOW,
+        F,
+    ),
 )
 
 BOUNDARY_CASES: tuple[Case, ...] = EXCEPTIONS + ALIASING + VALUES + BUDGET + FORGED

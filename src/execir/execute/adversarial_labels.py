@@ -15,7 +15,11 @@ ABSTRACT_CANARY = "\0execir-canary-selftest"
 """An abstract unix socket the selftest listens on while the cases run."""
 BROKEN_TESTS = TestSuite("check", "def check(candidate):\n    assert candidate(2, 3) == 5\nhelper_the_task_forgot()\n")
 LONE_CR = TestSuite("stdio", stdio_cases=(StdioCase("", "1\n2\n"),))
-_FORGE_LOAD_ERROR = "import os, sys, socket\nsys.modules['frames'].send(socket.socket(fileno=3), {'op': 'load_error', 'reason': 'compile: SyntaxError: invalid syntax'})\nos._exit(0)\n"
+_FORGE_LOAD_ERROR = (
+    "import os, sys, socket\n"
+    "sys.modules['frames'].send(socket.socket(fileno=3), {'op': 'load_error', 'reason': 'compile: SyntaxError: invalid syntax'})\n"
+    "os._exit(0)\n"
+)
 
 LABEL_CASES: tuple[Case, ...] = (
     _case("forged_load_error_is_fail", "labels", _FORGE_LOAD_ERROR, F),
@@ -27,7 +31,22 @@ LABEL_CASES: tuple[Case, ...] = (
     _case("stdio_lone_cr_is_not_newline", "labels", "import sys\nsys.stdout.write('1\\r2\\n')\n", F, LONE_CR),
     _case("stdio_crlf_lines_control", "labels", "import sys\nsys.stdout.write('1\\r\\n2\\r\\n')\n", P, LONE_CR),
     _case("host_abstract_unix_socket", "isolation", _right_if(f"import socket\nsocket.socket(socket.AF_UNIX).connect({ABSTRACT_CANARY!r})"), F),
-    _case("host_path_unix_socket", "isolation", _right_if("import socket, glob\nfor p in glob.glob('/run/**/*.sock', recursive=True) + glob.glob('/var/run/*.sock') + glob.glob('/tmp/.X11-unix/*'):\n    try:\n        socket.socket(socket.AF_UNIX).connect(p)\n        break\n    except OSError:\n        pass\nelse:\n    raise OSError('none')"), F),
+    _case(
+        "host_path_unix_socket",
+        "isolation",
+        _right_if(
+            "import socket, glob\n"
+            "for p in glob.glob('/run/**/*.sock', recursive=True) + glob.glob('/var/run/*.sock') + glob.glob('/tmp/.X11-unix/*'):\n"
+            "    try:\n"
+            "        socket.socket(socket.AF_UNIX).connect(p)\n"
+            "        break\n"
+            "    except OSError:\n"
+            "        pass\n"
+            "else:\n"
+            "    raise OSError('none')"
+        ),
+        F,
+    ),
 )
 """The cases, with ``ADD_CHECK`` tests unless stated."""
 

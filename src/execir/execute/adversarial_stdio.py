@@ -53,11 +53,46 @@ _FASTIO = (
 flushes ``sys.stdout`` at exit."""
 
 IDIOMS: tuple[Case, ...] = (
-    _stdio("idiom_thread_without_join", "import sys, threading\nsys.setrecursionlimit(1 << 20)\nthreading.stack_size(1 << 26)\ndef main():\n    " + _READ.strip() + "\n    print(a + b)\nthreading.Thread(target=main).start()\n", P),
-    _stdio("idiom_thread_deep_recursion", "import sys, threading\nsys.setrecursionlimit(10 ** 6)\nthreading.stack_size(1 << 27)\ndef f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\ndef main():\n    " + _READ.strip() + "\n    print(a + b + f(100000) - 100000)\nt = threading.Thread(target=main)\nt.start()\n", P),
-    _stdio("idiom_atexit_flush", "import atexit, sys\nout = []\natexit.register(lambda: sys.stdout.write(''.join(out)))\n" + _READ + "out.append(f'{a + b}\\n')\n", P),
-    _stdio("idiom_bytesio_os_write_at_exit", "import atexit, io, os\nbuf = io.BytesIO()\natexit.register(lambda: os.write(1, buf.getvalue()))\n" + _READ + "buf.write(b'%d\\n' % (a + b))\n", P),
-    _stdio("idiom_stringio_swap_printed_at_exit", "import atexit, io, sys\nsys.stdout = io.StringIO()\natexit.register(lambda: sys.__stdout__.write(sys.stdout.getvalue()))\n" + _READ + "print(a + b)\n", P),
+    _stdio(
+        "idiom_thread_without_join",
+        "import sys, threading\n"
+        "sys.setrecursionlimit(1 << 20)\n"
+        "threading.stack_size(1 << 26)\n"
+        "def main():\n"
+        "    " + _READ.strip() + "\n"
+        "    print(a + b)\n"
+        "threading.Thread(target=main).start()\n",
+        P,
+    ),
+    _stdio(
+        "idiom_thread_deep_recursion",
+        "import sys, threading\n"
+        "sys.setrecursionlimit(10 ** 6)\n"
+        "threading.stack_size(1 << 27)\n"
+        "def f(n):\n"
+        "    return 0 if n == 0 else 1 + f(n - 1)\n"
+        "def main():\n"
+        "    " + _READ.strip() + "\n"
+        "    print(a + b + f(100000) - 100000)\n"
+        "t = threading.Thread(target=main)\n"
+        "t.start()\n",
+        P,
+    ),
+    _stdio(
+        "idiom_atexit_flush",
+        "import atexit, sys\nout = []\natexit.register(lambda: sys.stdout.write(''.join(out)))\n" + _READ + "out.append(f'{a + b}\\n')\n",
+        P,
+    ),
+    _stdio(
+        "idiom_bytesio_os_write_at_exit",
+        "import atexit, io, os\nbuf = io.BytesIO()\natexit.register(lambda: os.write(1, buf.getvalue()))\n" + _READ + "buf.write(b'%d\\n' % (a + b))\n",
+        P,
+    ),
+    _stdio(
+        "idiom_stringio_swap_printed_at_exit",
+        "import atexit, io, sys\nsys.stdout = io.StringIO()\natexit.register(lambda: sys.__stdout__.write(sys.stdout.getvalue()))\n" + _READ + "print(a + b)\n",
+        P,
+    ),
     _stdio("idiom_pyrival_fastio", _FASTIO, P),
     _stdio("idiom_exit_builtin", _READ + "print(a + b)\nexit()\n", P),
     _stdio("idiom_quit_builtin", _READ + "print(a + b)\nquit()\nprint('unreachable')\n", P),
@@ -68,32 +103,115 @@ IDIOMS: tuple[Case, ...] = (
     _stdio("idiom_os_write_fd1", "import os\n" + _READ + "os.write(1, f'{a + b}\\n'.encode())\n", P),
     _stdio("idiom_flush_then_os_exit", "import os, sys\n" + _READ + "print(a + b)\nsys.stdout.flush()\nos._exit(0)\n", P),
     _stdio("idiom_unclosed_open_fd1", "out = open(1, 'w')\n" + _READ + "out.write(f'{a + b}\\n')\n", P),
-    _stdio("idiom_fork_child_prints", "import os, sys\n" + _READ + "sys.stdout.flush()\npid = os.fork()\nif pid == 0:\n    print(a + b)\n    sys.stdout.flush()\n    os._exit(0)\nos.waitpid(pid, 0)\n", P),
-    _stdio("idiom_fork_child_prints_after_parent_exits", "import os, sys, time\n" + _READ + "if os.fork() == 0:\n    time.sleep(0.05)\n    print(a + b)\n    sys.stdout.flush()\n    os._exit(0)\n", P),
-    _stdio("idiom_multiprocessing_child_prints", "import multiprocessing as mp\ndef work(a, b):\n    print(a + b, flush=True)\nif __name__ == '__main__':\n    " + _READ.strip() + "\n    p = mp.Process(target=work, args=(a, b))\n    p.start()\n    p.join()\n", P),
+    _stdio(
+        "idiom_fork_child_prints",
+        "import os, sys\n" + _READ + "sys.stdout.flush()\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    print(a + b)\n"
+        "    sys.stdout.flush()\n"
+        "    os._exit(0)\n"
+        "os.waitpid(pid, 0)\n",
+        P,
+    ),
+    _stdio(
+        "idiom_fork_child_prints_after_parent_exits",
+        "import os, sys, time\n" + _READ + "if os.fork() == 0:\n    time.sleep(0.05)\n    print(a + b)\n    sys.stdout.flush()\n    os._exit(0)\n",
+        P,
+    ),
+    _stdio(
+        "idiom_multiprocessing_child_prints",
+        "import multiprocessing as mp\n"
+        "def work(a, b):\n"
+        "    print(a + b, flush=True)\n"
+        "if __name__ == '__main__':\n"
+        "    " + _READ.strip() + "\n"
+        "    p = mp.Process(target=work, args=(a, b))\n"
+        "    p.start()\n"
+        "    p.join()\n",
+        P,
+    ),
     _stdio("idiom_read_all_stdin", "import sys\na, b = map(int, sys.stdin.read().split())\nprint(a + b)\n", P),
     _stdio("idiom_stdin_buffer_read", "import sys\na, b = map(int, sys.stdin.buffer.read().split())\nprint(a + b)\n", P),
     _stdio("idiom_os_read_fd0", "import os\na, b = map(int, os.read(0, 1 << 16).split())\nprint(a + b)\n", P),
     _stdio("idiom_readline_loop_until_eof", "import sys\nfor line in sys.stdin:\n    a, b = map(int, line.split())\n    print(a + b)\n", P),
-    _stdio("idiom_input_until_eoferror", "while True:\n    try:\n        line = input()\n    except EOFError:\n        break\n    a, b = map(int, line.split())\n    print(a + b)\n", P),
-    _stdio("idiom_main_guard_argv_file", "import os, sys\ndef main():\n    assert sys.argv[0] and os.path.basename(__file__) == os.path.basename(sys.argv[0])\n    " + _READ.strip() + "\n    print(a + b)\nif __name__ == '__main__':\n    main()\n", P),
+    _stdio(
+        "idiom_input_until_eoferror",
+        "while True:\n    try:\n        line = input()\n    except EOFError:\n        break\n    a, b = map(int, line.split())\n    print(a + b)\n",
+        P,
+    ),
+    _stdio(
+        "idiom_main_guard_argv_file",
+        "import os, sys\n"
+        "def main():\n"
+        "    assert sys.argv[0] and os.path.basename(__file__) == os.path.basename(sys.argv[0])\n"
+        "    " + _READ.strip() + "\n"
+        "    print(a + b)\n"
+        "if __name__ == '__main__':\n"
+        "    main()\n",
+        P,
+    ),
     _stdio("idiom_stderr_debug_flood", "import sys\n" + _READ + "for _ in range(3000):\n    sys.stderr.write('debug ' * 300 + '\\n')\nprint(a + b)\n", P),
-    _stdio("idiom_daemon_thread_left_running", "import threading, time\ndef spin():\n    while True:\n        time.sleep(0.01)\nthreading.Thread(target=spin, daemon=True).start()\n" + _READ + "print(a + b)\n", P),
+    _stdio(
+        "idiom_daemon_thread_left_running",
+        "import threading, time\n"
+        "def spin():\n"
+        "    while True:\n"
+        "        time.sleep(0.01)\n"
+        "threading.Thread(target=spin, daemon=True).start()\n" + _READ + "print(a + b)\n",
+        P,
+    ),
     _stdio("idiom_print_flush_true", _READ + "print(a + b, flush=True)\n", P),
 )
 """Correct programs written the way contest solutions are: each must PASS."""
 
 WRONG: tuple[Case, ...] = (
     _stdio("stdio_right_then_sleep_forever", "import sys, time\n" + _READ + "print(a + b)\nsys.stdout.flush()\ntime.sleep(10 ** 6)\n", T, "stdio"),
-    _stdio("stdio_right_then_busy_thread", "import sys, threading\n" + _READ + "print(a + b)\nsys.stdout.flush()\ndef spin():\n    while True:\n        pass\nthreading.Thread(target=spin).start()\n", T, "stdio"),
-    _stdio("stdio_right_then_child_sleeps", "import os, sys, time\n" + _READ + "print(a + b)\nsys.stdout.flush()\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(10 ** 6)\n", T, "stdio"),
+    _stdio(
+        "stdio_right_then_busy_thread",
+        "import sys, threading\n" + _READ + "print(a + b)\n"
+        "sys.stdout.flush()\n"
+        "def spin():\n"
+        "    while True:\n"
+        "        pass\n"
+        "threading.Thread(target=spin).start()\n",
+        T,
+        "stdio",
+    ),
+    _stdio(
+        "stdio_right_then_child_sleeps",
+        "import os, sys, time\n" + _READ + "print(a + b)\nsys.stdout.flush()\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(10 ** 6)\n",
+        T,
+        "stdio",
+    ),
     _stdio("stdio_right_then_exit_3", "import sys\n" + _READ + "print(a + b)\nsys.exit(3)\n", F, "stdio"),
     _stdio("stdio_right_then_exit_message", "import sys\n" + _READ + "print(a + b)\nsys.exit('done')\n", F, "stdio"),
     _stdio("stdio_right_then_exception", _READ + "print(a + b)\nraise ValueError('late')\n", F, "stdio"),
-    _stdio("stdio_right_then_thread_exception_exit_1", "import os, sys, threading\n" + _READ + "print(a + b)\nsys.stdout.flush()\ndef boom():\n    os._exit(1)\nthreading.Thread(target=boom).start()\n", F, "stdio"),
-    _stdio("stdio_child_adds_wrong_line", "import os, sys, time\n" + _READ + "print(a + b)\nsys.stdout.flush()\nif os.fork() == 0:\n    time.sleep(0.05)\n    print('extra')\n    sys.stdout.flush()\n    os._exit(0)\n", F, "stdio"),
+    _stdio(
+        "stdio_right_then_thread_exception_exit_1",
+        "import os, sys, threading\n" + _READ + "print(a + b)\nsys.stdout.flush()\ndef boom():\n    os._exit(1)\nthreading.Thread(target=boom).start()\n",
+        F,
+        "stdio",
+    ),
+    _stdio(
+        "stdio_child_adds_wrong_line",
+        "import os, sys, time\n" + _READ + "print(a + b)\n"
+        "sys.stdout.flush()\n"
+        "if os.fork() == 0:\n"
+        "    time.sleep(0.05)\n"
+        "    print('extra')\n"
+        "    sys.stdout.flush()\n"
+        "    os._exit(0)\n",
+        F,
+        "stdio",
+    ),
     _stdio("stdio_atexit_adds_wrong_line", "import atexit\natexit.register(print, 'extra')\n" + _READ + "print(a + b)\n", F, "stdio"),
-    _stdio("stdio_thread_prints_wrong_late", "import threading, time\n" + _READ + "def late():\n    time.sleep(0.05)\n    print(a - b)\nthreading.Thread(target=late).start()\n", F, "stdio"),
+    _stdio(
+        "stdio_thread_prints_wrong_late",
+        "import threading, time\n" + _READ + "def late():\n    time.sleep(0.05)\n    print(a - b)\nthreading.Thread(target=late).start()\n",
+        F,
+        "stdio",
+    ),
     _stdio("stdio_unflushed_os_exit", _READ + "print(a + b)\nimport os\nos._exit(0)\n", F, "stdio"),
     _stdio("stdio_atexit_os_exit_0_after_error", "import atexit, os\natexit.register(os._exit, 0)\n" + _READ + "print(a - b)\n", F, "stdio"),
     _stdio("stdio_stdout_flood_to_cap", "import sys\n" + _READ + "print(a + b)\nsys.stdout.write('x' * (4 << 20))\n", F, "stdio"),

@@ -41,7 +41,9 @@ class VerdictCache:
         if self._db is None:
             return None
         with self._lock:
-            row = self._db.execute("SELECT verdict, seconds, wall_seconds, per_test, detail, stderr_tail, isolation FROM verdicts WHERE key = ?", (key,)).fetchone()
+            row = self._db.execute(
+                "SELECT verdict, seconds, wall_seconds, per_test, detail, stderr_tail, isolation FROM verdicts WHERE key = ?", (key,)
+            ).fetchone()
         if row is None:
             return None
         per_test = tuple(json.loads(row[3])) if row[3] is not None else None

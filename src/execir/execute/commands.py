@@ -13,27 +13,52 @@ from execir.execute.limits import WALL_FLOOR, WALL_MULTIPLIER, Limits
 from execir.execute.oracle import Oracle, OracleConfig
 from execir.types import StdioCase, TestSuite, Verdict
 
+EXEC_EPILOG = """examples:
+  execir exec --program cand.py --tests test.py --entry-point add --json
+  execir exec --program main.py --stdio-cases cases.json
+  execir exec --program cand.py --tests test.py --entry-point add --reference ref.py --cpu-seconds 2
+
+Give exactly one of --tests or --stdio-cases. Exit status: 0 on PASS, 1 on any other verdict, 2 on a usage or input error."""
+
+SELFTEST_EPILOG = """examples:
+  execir selftest
+  execir selftest --json
+  execir selftest --isolation unshare --workers 4
+
+Exit status: 0 when every case got an acceptable verdict and nothing was left behind (no surviving process, host artefact or \
+loopback listener), else 1."""
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``exec`` and ``selftest``."""
-    run = subparsers.add_parser("exec", help="run one program against a task's tests in the sandbox")
+    run = subparsers.add_parser(
+        "exec", help="run one program against a task's tests in the sandbox", epilog=EXEC_EPILOG,
+        description="Run one candidate program in the sandbox against a task's tests: HumanEval-style check(candidate) "
+        "tests (--tests with --entry-point) or stdin/stdout cases (--stdio-cases), and print its verdict.",
+    )
     run.add_argument("--program", type=Path, required=True, help="candidate module source")
     run.add_argument("--tests", type=Path, help="Python file defining check(candidate) (HumanEval style)")
     run.add_argument("--stdio-cases", type=Path, help='JSON list of {"input", "output"} cases')
-    run.add_argument("--entry-point", default="", help="function name the tests call (required with --tests)")
+    run.add_argument("--entry-point", default=None, help="function name the tests call (required with --tests)")
     run.add_argument("--reference", type=Path, help="canonical program the judge may use for helpers")
     run.add_argument("--cpu-seconds", type=float, default=5.0, help="CPU budget of the process tree")
-    _common(run)
+    _common(run, workers_help="parallel execution slots (default: 2; exec itself runs its one program in one slot)")
     run.set_defaults(handler=run_exec)
-    test = subparsers.add_parser("selftest", help="run the adversarial suite through the real oracle")
+    test = subparsers.add_parser(
+        "selftest", help="run the adversarial suite through the real oracle", epilog=SELFTEST_EPILOG,
+        description="Run the oracle's adversarial suite (timeouts, resource abuse, tampering, forged output, sandbox "
+        "escapes, and false-negative controls) through the real sandbox, and report mislabels and anything left behind.",
+    )
     _common(test)
     test.set_defaults(handler=run_selftest)
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def _common(parser: argparse.ArgumentParser, workers_help: str = "parallel execution slots") -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--isolation", default="auto", choices=("auto", *LEVELS))
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--isolation", default="auto", choices=("auto", *LEVELS), help="sandbox level; auto = the strongest available of bwrap, unshare, uid, rlimits"
+    )
+    parser.add_argument("--workers", type=int, default=2, help=workers_help)
 
 
 def _read(path: Path, what: str) -> str:
@@ -69,7 +94,7 @@ def run_exec(args: argparse.Namespace) -> int:
         raise ExecIRError("--cpu-seconds must be positive")
     limits = Limits(args.cpu_seconds, max(WALL_FLOOR, WALL_MULTIPLIER * args.cpu_seconds))
     reference = _read(args.reference, "reference") if args.reference else ""
-    job = Job(_read(args.program, "program"), tests, args.entry_point, limits, reference=reference)
+    job = Job(_read(args.program, "program"), tests, args.entry_point or "", limits, reference=reference)
     with Oracle(OracleConfig(workers=1, isolation=args.isolation, progress=False)) as oracle:
         (result,) = oracle.run([job])
     record = {
@@ -97,7 +122,10 @@ def run_selftest(args: argparse.Namespace) -> int:
         print(f"isolation: {figures['isolation']}")
         print(f"cases: {figures['cases']}  mislabels: {figures['mislabels']}  false PASS: {figures['false_pass']}")
         print("cases per class: " + ", ".join(f"{name} {n}" for name, n in figures["cases_per_category"].items()))
-        print(f"surviving processes: {figures['surviving_processes']}  host artefacts: {figures['host_artefacts']}  loopback listener: {figures['loopback_listener']}")
+        print(
+            f"surviving processes: {figures['surviving_processes']}  host artefacts: {figures['host_artefacts']}  "
+            f"loopback listener: {figures['loopback_listener']}"
+        )
         print(f"per-run overhead: median {over['median_run_ms']} ms, {over['checks_per_second']} checks/s")
         for bad in figures["mislabelled"]:
             print(f"  MISLABEL {bad['case']}: expected {'/'.join(bad['expected'])}, got {bad['got']} ({bad['detail']})")

@@ -30,12 +30,33 @@ from execir.errors import ExecIRError
 LEVELS = ("bwrap", "unshare", "uid", "rlimits")
 HARNESS = Path(__file__).parent / "harness"
 SANDBOX_FILES = ("server.py", "driver.py", "codec.py", "frames.py")
-ENV = {"PYTHONHASHSEED": "0", "TZ": "UTC", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
+ENV = {
+    "PYTHONHASHSEED": "0",
+    "TZ": "UTC",
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+    "PATH": "/usr/bin:/bin",
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTHONIOENCODING": "utf-8",
+}
 GUARANTEES = {
-    "bwrap": "own pid, network, ipc, uts, mount and user namespaces; read-only /usr, private tmpfs /tmp and /dev/shm wiped and verified after every run; unprivileged slot uid; seccomp (no sockets but AF_UNIX inside the private namespaces); cgroup pids/memory/CPU; rlimits",
-    "unshare": "own pid, network, ipc, uts and mount namespaces with private tmpfs /tmp, /var/tmp, /dev/shm; the host filesystem is visible read/write where the slot uid may write; unprivileged slot uid; seccomp (no sockets at all); cgroup; rlimits",
-    "uid": "no namespaces: the host filesystem, processes and abstract sockets are visible; unprivileged slot uid, seccomp (no sockets at all, so no host unix or network sockets), cgroup, rlimits; files the slot uid leaves in /tmp, /var/tmp, /dev/shm are removed",
-    "rlimits": "the oracle's own uid with rlimits, seccomp (no sockets) and cgroups where available: a candidate can read and write whatever the oracle's user can; for trusted programs only",
+    "bwrap": (
+        "own pid, network, ipc, uts, mount and user namespaces; read-only /usr, private tmpfs /tmp and /dev/shm wiped and verified after every run; "
+        "unprivileged slot uid; seccomp (no sockets but AF_UNIX inside the private namespaces); cgroup pids/memory/CPU; rlimits"
+    ),
+    "unshare": (
+        "own pid, network, ipc, uts and mount namespaces with private tmpfs /tmp, /var/tmp, /dev/shm; "
+        "the host filesystem is visible read/write where the slot uid may write; unprivileged slot uid; seccomp (no sockets at all); cgroup; rlimits"
+    ),
+    "uid": (
+        "no namespaces: the host filesystem, processes and abstract sockets are visible; "
+        "unprivileged slot uid, seccomp (no sockets at all, so no host unix or network sockets), cgroup, rlimits; "
+        "files the slot uid leaves in /tmp, /var/tmp, /dev/shm are removed"
+    ),
+    "rlimits": (
+        "the oracle's own uid with rlimits, seccomp (no sockets) and cgroups where available: "
+        "a candidate can read and write whatever the oracle's user can; for trusted programs only"
+    ),
 }
 """What each level guarantees, recorded in every reliability report and dataset manifest."""
 PY_FLAGS = ("-S", "-s", "-P", "-B")
@@ -73,7 +94,9 @@ def find_interpreter(need_world_access: bool) -> Interpreter:
         path = Path(candidate)
         if not path.exists() or (need_world_access and not world_accessible(path)):
             continue
-        probe = subprocess.run([str(path.resolve()), "-S", "-c", "import sys;print(sys.prefix);print(sys.version.split()[0])"], capture_output=True, text=True, timeout=30)
+        probe = subprocess.run(
+            [str(path.resolve()), "-S", "-c", "import sys;print(sys.prefix);print(sys.version.split()[0])"], capture_output=True, text=True, timeout=30
+        )
         prefix, found = probe.stdout.split()
         if probe.returncode == 0 and found.startswith(version + "."):
             return Interpreter(str(path.resolve()), prefix, found)
@@ -168,7 +191,9 @@ def server_launch(level: str, interp: Interpreter, ctrl_fd: int, harness: Path, 
     script = str(harness / "server.py")
     if level == "unshare":
         inner = " && ".join(f"mount -t tmpfs -o size={tmp_mb}m,mode=1777 tmpfs {d}" for d in ("/tmp", "/var/tmp", "/dev/shm"))
-        argv = ["unshare", "--pid", "--fork", "--mount-proc", "--net", "--ipc", "--uts", "--kill-child", "--", "/bin/sh", "-c", inner + ' && exec "$@"', "sh", "setpriv", "--reuid", "{uid}", "--regid", "{uid}", "--clear-groups", "--", *py, script, str(ctrl_fd)]
+        argv = ["unshare", "--pid", "--fork", "--mount-proc", "--net", "--ipc", "--uts", "--kill-child", "--"]
+        argv += ["/bin/sh", "-c", inner + ' && exec "$@"', "sh"]
+        argv += ["setpriv", "--reuid", "{uid}", "--regid", "{uid}", "--clear-groups", "--", *py, script, str(ctrl_fd)]
         return ServerLaunch(argv, dict(ENV, HOME="/tmp"), "/tmp", "pidns", ["/dev/shm", "/var/tmp"], (ctrl_fd,)), []
     sweep = "uid" if level == "uid" else "pgrp"
     # uid level: the slot uid is dedicated, so whatever it owns in the shared world-writable dirs
@@ -179,7 +204,8 @@ def server_launch(level: str, interp: Interpreter, ctrl_fd: int, harness: Path, 
 
 def _bwrap(py: list[str], interp: Interpreter, ctrl_fd: int, harness: Path, tmp_mb: int) -> tuple[ServerLaunch, list[int]]:
     argv = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session", "--clearenv", "--as-pid-1"]
-    argv += ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin"]
+    argv += ["--ro-bind", "/usr", "/usr"]
+    argv += ["--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin"]
     argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(tmp_mb << 20), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
     argv += ["--size", str(tmp_mb << 20), "--tmpfs", "/tmp"]
     if not interp.prefix.startswith("/usr/"):

@@ -115,7 +115,7 @@ class Oracle:
         self.stats["reclaimed_stale"] += reclaim.reclaim()
         self._host_dir = tempfile.mkdtemp(prefix=f"execir-{os.getpid()}-", dir=isolation.host_base() if root else None)
         os.chmod(self._host_dir, 0o711)
-        self._harness = isolation.stage_harness(isolation.harness_dir(Path(self._host_dir)))
+        self._harness: Path | None = isolation.stage_harness(isolation.harness_dir(Path(self._host_dir)))
         errors = []
         for level in levels:
             try:
@@ -142,7 +142,17 @@ class Oracle:
             os.chmod(host_dir, 0o700)
             if drop:
                 os.chown(host_dir, base + i, base + i)
-            spec = SlotSpec(i, level, self.interpreter, base + i if drop else None, base + 8 + i if root else None, host_dir, str(self._harness), self.bpf, reclaim.slot_cgroup_name(i, base) if use_cg else None)
+            spec = SlotSpec(
+                i,
+                level,
+                self.interpreter,
+                base + i if drop else None,
+                base + 8 + i if root else None,
+                host_dir,
+                str(self._harness),
+                self.bpf,
+                reclaim.slot_cgroup_name(i, base) if use_cg else None,
+            )
             slot = Slot(spec)
             self.slots.append(slot)
             self._free.put(slot)
@@ -162,8 +172,9 @@ class Oracle:
         if self._host_dir:
             shutil.rmtree(self._host_dir, ignore_errors=True)
             self._host_dir = ""
-        if getattr(self, "_harness", None):
-            shutil.rmtree(self._harness, ignore_errors=True)
+        harness = getattr(self, "_harness", None)
+        if harness:
+            shutil.rmtree(harness, ignore_errors=True)
             self._harness = None
         block = getattr(self, "_uid_block", None)
         if block:
@@ -319,7 +330,12 @@ class Oracle:
             "guarantees": isolation.GUARANTEES.get(self.level, ""),
             "workers": len(self.slots),
             "limits_policy": policy(),
-            "runtime": {"python_host": sys.version.split()[0], "python_sandbox": getattr(self, "interpreter", None) and self.interpreter.version, "interpreter": getattr(self, "interpreter", None) and self.interpreter.path, "bwrap": isolation.bwrap_version()},
+            "runtime": {
+                "python_host": sys.version.split()[0],
+                "python_sandbox": getattr(self, "interpreter", None) and self.interpreter.version,
+                "interpreter": getattr(self, "interpreter", None) and self.interpreter.path,
+                "bwrap": isolation.bwrap_version(),
+            },
             "runs_executed": self.stats["executed"],
             "runs_cached": self.stats["cached"],
             "reruns": self.stats["reruns"],
@@ -352,5 +368,3 @@ def compile_error(program: str) -> str:
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError) as exc:
         return f"{type(exc).__name__}: {exc}"
     return ""
-
-

@@ -30,7 +30,14 @@ LIMITS = Limits(cpu_seconds=1.0, wall_seconds=3.0, memory_mb=512)
 PROBE_LIMITS = Limits(cpu_seconds=5.0, wall_seconds=15.0, memory_mb=512)
 """The probe touches 300 MiB (to detect memory left charged to the slot); page-faulting that in
 costs well under 1 s idle but more on a loaded machine, so its CPU budget is generous."""
-CANARY_GLOBS = ("/tmp/execir-canary*", "/var/tmp/execir-canary*", "/dev/shm/execir-canary*", os.path.expanduser("~/execir-canary*"), "/work/execir-canary*", "/root/execir-canary*")
+CANARY_GLOBS = (
+    "/tmp/execir-canary*",
+    "/var/tmp/execir-canary*",
+    "/dev/shm/execir-canary*",
+    os.path.expanduser("~/execir-canary*"),
+    "/work/execir-canary*",
+    "/root/execir-canary*",
+)
 
 
 @dataclass(frozen=True)
@@ -128,6 +135,8 @@ def selftest(config: OracleConfig | None = None) -> dict:
         "host_artefacts": (reliability["host_artefacts"] or 0) + len(created),
         "loopback_listener": loopback_listener(),
         "overhead": figures,
-        "mislabelled": [{"case": o.case.name, "expected": sorted(v.value for v in o.case.expected), "got": o.result.verdict.value, "detail": o.result.detail} for o in bad],
+        "mislabelled": [
+            {"case": o.case.name, "expected": sorted(v.value for v in o.case.expected), "got": o.result.verdict.value, "detail": o.result.detail} for o in bad
+        ],
         "artefacts": created,
     }

@@ -15,13 +15,14 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from execir.execute import hostcheck, isolation
 from execir.execute.capture import Capture
-from execir.execute.evidence import Raw
 from execir.execute.cgroups import SlotCgroup
+from execir.execute.evidence import Raw
 from execir.execute.harness import frames
 from execir.execute.jobs import Job
 from execir.execute.limits import Limits
@@ -88,14 +89,34 @@ class Slot:
         drop = spec.uid if spec.level in ("bwrap", "uid") else None
         procs = [str(d / "cgroup.procs") for d in set(self.cgroup.dirs.values())] if self.cgroup else []
         try:
-            self.server = subprocess.Popen(argv, pass_fds=launch.pass_fds, env=launch.env, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log, preexec_fn=_preexec(procs, drop), start_new_session=True)
+            self.server = subprocess.Popen(
+                argv,
+                pass_fds=launch.pass_fds,
+                env=launch.env,
+                stdin=subprocess.DEVNULL,
+                stdout=self._log,
+                stderr=self._log,
+                preexec_fn=_preexec(procs, drop),
+                start_new_session=True,
+            )
         except (OSError, subprocess.SubprocessError) as exc:  # SubprocessError: preexec_fn failed
             raise LauncherError(f"cannot start the sandbox: {exc}") from exc
         finally:
             remote.close()
             for fd in extra_fds:
                 os.close(fd)
-        frames.send(self.ctrl, {"work_root": launch.work_root, "bpf": (spec.bpf or b"").hex(), "sweep": launch.sweep, "wipe": launch.wipe, "wipe_owned": launch.wipe_owned, "cpu": self.cpu, "cgroup": self.cgroup is not None})
+        frames.send(
+            self.ctrl,
+            {
+                "work_root": launch.work_root,
+                "bpf": (spec.bpf or b"").hex(),
+                "sweep": launch.sweep,
+                "wipe": launch.wipe,
+                "wipe_owned": launch.wipe_owned,
+                "cpu": self.cpu,
+                "cgroup": self.cgroup is not None,
+            },
+        )
         hello = self._expect(self.ctrl, START_TIMEOUT)
         if hello is None or hello.get("op") != "hello":
             raise LauncherError(f"sandbox server did not start: {self._log_tail()}")
@@ -108,7 +129,19 @@ class Slot:
         uid = self.spec.judge_uid
         # user/group/extra_groups=None leave the credentials alone (as when the arguments are absent)
         extra_groups: list[int] | None = [] if uid is not None else None
-        self.judge = subprocess.Popen(isolation.judge_argv(self.spec.interpreter, Path(self.spec.harness), remote.fileno(), self.cpu), pass_fds=(remote.fileno(),), env=dict(isolation.ENV, HOME="/"), cwd="/", stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log, start_new_session=True, user=uid, group=uid, extra_groups=extra_groups)
+        self.judge = subprocess.Popen(
+            isolation.judge_argv(self.spec.interpreter, Path(self.spec.harness), remote.fileno(), self.cpu),
+            pass_fds=(remote.fileno(),),
+            env=dict(isolation.ENV, HOME="/"),
+            cwd="/",
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=self._log,
+            start_new_session=True,
+            user=uid,
+            group=uid,
+            extra_groups=extra_groups,
+        )
         remote.close()
         hello = self._expect(self.jctrl, START_TIMEOUT)
         if hello is None or hello.get("op") != "hello":
@@ -156,7 +189,19 @@ class Slot:
         res_host, res_j = socket.socketpair()
         out_r, out_w = os.pipe()
         tests = job.tests
-        frames.send(self.jctrl, {"op": "judge", "kind": tests.kind, "code": tests.code, "asserts": list(tests.asserts), "reference": job.reference, "entry_point": job.entry_point, "cpu_seconds": job.limits.cpu_seconds}, [chan_j.fileno(), res_j.fileno()])
+        frames.send(
+            self.jctrl,
+            {
+                "op": "judge",
+                "kind": tests.kind,
+                "code": tests.code,
+                "asserts": list(tests.asserts),
+                "reference": job.reference,
+                "entry_point": job.entry_point,
+                "cpu_seconds": job.limits.cpu_seconds,
+            },
+            [chan_j.fileno(), res_j.fileno()],
+        )
         chan_j.close()
         res_j.close()
         captures = [Capture(out_r, job.limits.output_kb << 10, "tail")]
@@ -184,7 +229,9 @@ class Slot:
         err_r, err_w = os.pipe()
         # stdout is capped; stderr is drained to EOF but only its tail kept (its volume never decides)
         captures = [Capture(out_r, job.limits.output_kb << 10, "head"), Capture(err_r, None, "tail")]
-        raw = self._run(job.limits, {"mode": "main", "program": job.program, "entry_point": job.entry_point, "stdin": stdin}, [chan_c, out_w, err_w], chan_h, captures)
+        raw = self._run(
+            job.limits, {"mode": "main", "program": job.program, "entry_point": job.entry_point, "stdin": stdin}, [chan_c, out_w, err_w], chan_h, captures
+        )
         raw.stdout = bytes(captures[0].data)
         raw.stderr_tail = captures[1].tail()
         raw.stderr_bytes = captures[1].total
@@ -237,7 +284,7 @@ class Slot:
         if not raw.server_lost:
             wiped = self._expect(self.ctrl, WIPE_TIMEOUT)
             if wiped is None or wiped.get("op") != "wiped":
-                raw.unclean = "no wipe report within %.0f s" % WIPE_TIMEOUT
+                raw.unclean = f"no wipe report within {WIPE_TIMEOUT:.0f} s"
             else:
                 raw.unclean = str(wiped.get("unclean") or "")
                 raw.extra = {**raw.extra, **wiped, "op": "exit"}
@@ -255,7 +302,9 @@ class Slot:
             self.restart()
         return raw
 
-    def _watch(self, raw: Raw, limits: Limits, started: float, result_sock: socket.socket, captures: list[Capture], cpu0: float, wait_eof: bool = False) -> dict | None:
+    def _watch(
+        self, raw: Raw, limits: Limits, started: float, result_sock: socket.socket, captures: list[Capture], cpu0: float, wait_eof: bool = False
+    ) -> dict | None:
         """Wait for the server's exit report and the result; enforce budgets and the output cap.
 
         ``wait_eof`` (stdio runs): also wait for EOF on every output pipe. The server reports the
@@ -360,7 +409,7 @@ def _kill(proc: subprocess.Popen | None, sock: socket.socket | None) -> None:
         proc.wait()
 
 
-def _preexec(procs: list[str], uid: int | None):  # type: ignore[no-untyped-def]
+def _preexec(procs: list[str], uid: int | None) -> Callable[[], None]:
     """Runs in the forked child before exec: join the cgroups, then drop to the slot uid."""
 
     def run() -> None:

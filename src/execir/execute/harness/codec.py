@@ -45,6 +45,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
+# Typing note: values are dispatched on their exact type held in a variable (``kind is tuple``), which
+# mypy does not use to narrow ``value: object``, and ``typing.cast`` would import ``typing`` in the
+# sandbox; so the ``# type: ignore[code]`` comments below mark accesses the exact-type dispatch makes safe.
+
 MAX_NODES = 1 << 21
 MAX_ITEMS = 1 << 23
 MAX_FRACTION_BITS = 1 << 16
@@ -147,7 +151,7 @@ class Mirror:
 def _snap(obj: object) -> object:
     kind = type(obj)
     if kind is bytearray:
-        return bytes(obj)  # type: ignore[arg-type]
+        return bytes(obj)  # type: ignore[call-overload]
     if kind in (dict, _Counter, _OrderedDict, _defaultdict):
         return (list(obj), list(obj.values()), getattr(obj, "default_factory", None))  # type: ignore[attr-defined,call-overload]
     return list(obj)  # type: ignore[call-overload]
@@ -235,7 +239,7 @@ class _Encoder:
         if type(snap) is list:
             kids = _nodal(snap)
         elif type(snap) is tuple:
-            kids = _nodal(snap[0]) + _nodal(snap[1]) + ([snap[2]] if _factory(snap[2]) else [])  # type: ignore[index]
+            kids = _nodal(snap[0]) + _nodal(snap[1]) + ([snap[2]] if _factory(snap[2]) else [])
         else:
             kids = []
         stack.extend((kid, False) for kid in kids)
@@ -293,7 +297,7 @@ class _Encoder:
         if kind is datetime.timezone:
             return ["tz", item(value.utcoffset(None)), str(value.tzname(None))]  # type: ignore[attr-defined]
         if kind is type and value in _TYPES:
-            return ["T", _TYPES[value]]  # type: ignore[index]
+            return ["T", _TYPES[value]]
         if _is_named_tuple(value, kind):
             return ["N", str(kind.__module__), str(kind.__qualname__), [str(f) for f in kind._fields], [item(kid) for kid in value]]  # type: ignore[attr-defined]
         if self.mirror is not None and self.mirror.sign < 0 and _is_iterator(kind):
@@ -309,7 +313,8 @@ class _Encoder:
                 node.append(snap.hex())  # type: ignore[attr-defined]
                 continue
             if tag in _MAPPING_TAGS:
-                keys, values, factory = snap  # type: ignore[misc]
+                mapping: tuple[list, list, object] = snap  # type: ignore[assignment]  # a mapping's snapshot: see _snap
+                keys, values, factory = mapping
                 if tag == "D":
                     node.append(item(factory) if _factory(factory) else None)
                 flat: list = []
@@ -320,7 +325,7 @@ class _Encoder:
                 continue
             if tag == "Q":
                 node.append(value.maxlen)  # type: ignore[attr-defined]
-            node.append(list(snap) if not _nodal(snap) else [item(kid) for kid in snap])  # type: ignore[arg-type,attr-defined]
+            node.append(list(snap) if not _nodal(snap) else [item(kid) for kid in snap])  # type: ignore[arg-type,attr-defined,call-overload]
 
 
 def _inline(value: object) -> bool:
@@ -531,7 +536,7 @@ class _Decoding:
         if len(flat) % 2:
             raise CodecError("malformed mapping items")
         obj.clear()  # type: ignore[attr-defined]
-        setitem = obj.__setitem__  # type: ignore[attr-defined]
+        setitem = obj.__setitem__  # type: ignore[index]
         self._insert(lambda pair: setitem(*pair), zip(flat[::2], flat[1::2]))  # type: ignore[misc]
 
     def _insert(self, add: Callable[[object], object], members: Iterable[object]) -> None:
@@ -573,7 +578,7 @@ class _Decoding:
             target = item(node[1], i)
             if type(target) not in (dict, _Counter, _OrderedDict, _defaultdict):
                 raise CodecError("view of a non-dict")
-            return _VIEW_OF[tag](target)  # type: ignore[operator]
+            return _VIEW_OF[tag](target)  # type: ignore[arg-type]
         if tag == "F":
             num, den = _int(item(node[1], i)), _int(item(node[2], i))
             if max(num.bit_length(), den.bit_length()) > MAX_FRACTION_BITS:
@@ -586,9 +591,10 @@ class _Decoding:
         if tag == "td":
             return datetime.timedelta(*map(_int, node[1:4]))
         if tag == "ti":
-            return datetime.time(*map(_int, node[1:5]), tzinfo=_tz(item(node[5], i)), fold=_int(node[6]))
+            # mypy assumes the unpacked map may also fill the tzinfo parameter; it fills hour..microsecond only
+            return datetime.time(*map(_int, node[1:5]), tzinfo=_tz(item(node[5], i)), fold=_int(node[6]))  # type: ignore[misc, arg-type]
         if tag == "dt":
-            return datetime.datetime(*map(_int, node[1:8]), tzinfo=_tz(item(node[8], i)), fold=_int(node[9]))
+            return datetime.datetime(*map(_int, node[1:8]), tzinfo=_tz(item(node[8], i)), fold=_int(node[9]))  # type: ignore[misc, arg-type]
         if tag == "tz":
             offset = item(node[1], i)
             if type(offset) is not datetime.timedelta or not (node[2] is None or type(node[2]) is str):
@@ -606,9 +612,9 @@ class _Decoding:
         if cls is None:
             if len(node[3]) > 255 or len(node[1]) + len(node[2]) > 500:
                 raise CodecError("named tuple too large")
-            cls = collections.namedtuple(node[2].rpartition(".")[2], node[3], module=node[1])  # type: ignore[misc]
-            cls.__qualname__ = node[2]
-            self.owner.classes[key] = cls
+            made = collections.namedtuple(node[2].rpartition(".")[2], node[3], module=node[1])  # type: ignore[misc]  # names known at run time
+            made.__qualname__ = node[2]
+            cls = self.owner.classes[key] = made
         values = self._items(node[4], i)
         if len(values) != len(node[3]):
             raise CodecError("named tuple of the wrong length")
@@ -618,7 +624,7 @@ class _Decoding:
 def _int(x: object) -> int:
     if type(x) is not int:
         raise CodecError("expected an int")
-    return x  # type: ignore[return-value]
+    return x
 
 
 def _number(x: object) -> float:
@@ -630,7 +636,7 @@ def _number(x: object) -> float:
 def _tz(x: object) -> datetime.tzinfo | None:
     if x is not None and type(x) is not datetime.timezone:
         raise CodecError("unsupported tzinfo")
-    return x  # type: ignore[return-value]
+    return x
 
 
 # ---- exceptions --------------------------------------------------------------------------------

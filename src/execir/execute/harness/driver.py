@@ -73,7 +73,15 @@ class Seccomp:
         libc = self._libc
         if libc.prctl(_PR_SET_NO_NEW_PRIVS, ctypes.c_ulong(1), ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0)) != 0:
             raise OSError(ctypes.get_errno(), "PR_SET_NO_NEW_PRIVS")
-        if libc.syscall(_SYS_SECCOMP, ctypes.c_ulong(_SECCOMP_SET_MODE_FILTER), ctypes.c_ulong(_SECCOMP_FILTER_FLAG_SPEC_ALLOW), ctypes.c_void_p(ctypes.addressof(self._prog))) != 0:
+        if (
+            libc.syscall(
+                _SYS_SECCOMP,
+                ctypes.c_ulong(_SECCOMP_SET_MODE_FILTER),
+                ctypes.c_ulong(_SECCOMP_FILTER_FLAG_SPEC_ALLOW),
+                ctypes.c_void_p(ctypes.addressof(self._prog)),
+            )
+            != 0
+        ):
             raise OSError(ctypes.get_errno(), "seccomp")
 
 
@@ -162,8 +170,8 @@ def _run_main(program: str, chan: socket.socket, _exit: _Exit, workdir: str) -> 
     import builtins
 
     # -S: site did not add exit()/quit(); installed as site would (they close stdin, raise SystemExit)
-    builtins.exit = _QUITTER("exit", "Ctrl-D (i.e. EOF)")  # type: ignore[attr-defined]
-    builtins.quit = _QUITTER("quit", "Ctrl-D (i.e. EOF)")  # type: ignore[attr-defined]
+    builtins.exit = _QUITTER("exit", "Ctrl-D (i.e. EOF)")
+    builtins.quit = _QUITTER("quit", "Ctrl-D (i.e. EOF)")
     atexit._clear()  # nothing of the server's is the program's to run at exit
     module = types.ModuleType("__main__")
     module.__file__ = path
@@ -212,7 +220,7 @@ def _finalize(status: int, module: types.ModuleType) -> int:
     threading = sys.modules.get("threading")
     if threading is not None:
         try:
-            threading._shutdown()  # type: ignore[attr-defined]
+            threading._shutdown()
         except BaseException:  # noqa: BLE001 - reported as unraisable by the interpreter; status kept
             pass
     import atexit

@@ -41,7 +41,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import driver  # noqa: E402
 import frames  # noqa: E402
 
-
 _PR_SET_CHILD_SUBREAPER = 36
 _PR_SET_DUMPABLE = 4
 _IPC_RMID = 0
@@ -361,9 +360,9 @@ def clean_up(config: dict) -> list[str]:
         for root, base in config["usage"].items():
             if now[root] != base:
                 problems.append(f"{root} usage {now[root][0]} blocks/{now[root][1]} inodes, baseline {base[0]}/{base[1]}")
-    left = wipe_owned(config["owned"])
-    if left:
-        problems.append(f"{left} entries owned by the slot uid left in shared directories")
+    owned_left = wipe_owned(config["owned"])
+    if owned_left:
+        problems.append(f"{owned_left} entries owned by the slot uid left in shared directories")
     return problems
 
 
@@ -446,7 +445,7 @@ def _wait_tree(ctrl: socket.socket, config: dict, budget: float) -> tuple[bool, 
             return True, True
 
 
-def run_one(ctrl: socket.socket, msg: dict, fds: list[int], config: dict, seccomp) -> None:
+def run_one(ctrl: socket.socket, msg: dict, fds: list[int], config: dict, seccomp: driver.Seccomp | None) -> None:
     workdir = os.path.join(config["work_root"], "w")
     os.mkdir(workdir, 0o700)
     cpu0 = _children_cpu()
@@ -543,7 +542,8 @@ def main() -> None:
     config["owned"] = shared_dirs(config, roots)
     config["state"] = process_state()
     gc.freeze()  # a child's full collection then skips (and does not copy) the server's pages
-    frames.send(ctrl, {"op": "hello", "pid": os.getpid(), "uid": os.getuid(), "python": sys.version.split()[0], "wiped": roots, "verified": list(config["usage"]), "owned": config["owned"]})
+    hello = {"op": "hello", "pid": os.getpid(), "uid": os.getuid(), "python": sys.version.split()[0]}
+    frames.send(ctrl, {**hello, "wiped": roots, "verified": list(config["usage"]), "owned": config["owned"]})
     while True:
         frame = frames.recv(ctrl, max_fds=4)
         if frame is None or frame[0].get("op") == "quit":
