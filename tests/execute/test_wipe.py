@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 import subprocess
 import sys
@@ -15,7 +14,7 @@ import pytest
 from execir.execute import Oracle, OracleConfig
 from execir.execute.adversarial import SLOT_POISONERS
 from execir.execute.adversarial_wipe import WIPE_POISONERS, run_replays
-from execir.execute.isolation import HARNESS, find_interpreter
+from execir.execute.isolation import HARNESS, find_interpreter, host_base, stage_harness
 from execir.execute.selftest import LIMITS, run_poisoners
 
 UNPRIVILEGED = 64123
@@ -49,30 +48,39 @@ print(left, os.listdir(root))
 """
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run the wipe as an unprivileged uid")
-def test_fd_wipe_removes_everything_as_the_owner():
-    top = tempfile.mkdtemp(prefix="execir-wipe-test-")
-    try:
-        os.chmod(top, 0o755)
-        root = os.path.join(top, "root")
-        os.mkdir(root)
-        os.chown(root, UNPRIVILEGED, UNPRIVILEGED)
-        python = find_interpreter(need_world_access=True).path
-        done = subprocess.run(
-            [python, "-S", "-c", _MAKE_TREE, root, str(HARNESS)], capture_output=True, text=True, user=UNPRIVILEGED, group=UNPRIVILEGED, timeout=60
-        )
-        assert done.returncode == 0, done.stderr
-        assert done.stdout.split() == ["0", "[]"]
-    finally:
-        shutil.rmtree(top, ignore_errors=True)
-
-
-def test_clean_up_reports_usage_above_baseline(tmp_path: Path):
+def _server():  # type: ignore[no-untyped-def]
+    """The harness's server module, imported here (as root) for its helpers."""
     sys.path.insert(0, str(HARNESS))
     try:
         import server
     finally:
         sys.path.remove(str(HARNESS))
+    return server
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run the wipe as an unprivileged uid")
+def test_fd_wipe_removes_everything_as_the_owner():
+    top = tempfile.mkdtemp(prefix="execir-wipe-test-", dir=host_base())
+    try:
+        os.chmod(top, 0o755)
+        root = os.path.join(top, "root")
+        os.mkdir(root)
+        os.chown(root, UNPRIVILEGED, UNPRIVILEGED)
+        # the unprivileged uid cannot read the checkout (it may sit in a 0700 home): stage the harness
+        harness = stage_harness(Path(top) / "harness")
+        python = find_interpreter(need_world_access=True).path
+        done = subprocess.run(
+            [python, "-S", "-c", _MAKE_TREE, root, str(harness)], capture_output=True, text=True, user=UNPRIVILEGED, group=UNPRIVILEGED, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == ["0", "[]"]
+    finally:
+        _server().wipe([top])  # iterative: a failed run leaves a tree deeper than rmtree's recursion
+        os.rmdir(top)
+
+
+def test_clean_up_reports_usage_above_baseline(tmp_path: Path):
+    server = _server()
     config = {"work_root": str(tmp_path), "wipe": [], "modes": {str(tmp_path): stat.S_IMODE(tmp_path.stat().st_mode)}, "usage": {}, "owned": []}
     (tmp_path / "x").write_text("x")
     assert server.clean_up(config) == [] and not list(tmp_path.iterdir())
