@@ -9,6 +9,7 @@ ran "passing", which ExecIR's oracle does not).
 
 Usage::
 
+    python benchmarks/bench_official_agreement.py        # builds HumanEval into a temp dir first
     execir build humaneval --out out/he && python benchmarks/bench_official_agreement.py out/he humaneval
     execir build mbpp --path mbpp.jsonl --out out/mbpp && \\
         python benchmarks/bench_official_agreement.py out/mbpp mbpp --mbpp mbpp.jsonl
@@ -61,13 +62,16 @@ def passes(source: str) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("dataset", type=Path)
-    parser.add_argument("kind", choices=("humaneval", "mbpp"))
+    parser.add_argument("dataset", type=Path, nargs="?", help="a built dataset (default: build HumanEval into a temp dir)")
+    parser.add_argument("kind", nargs="?", default="humaneval", choices=("humaneval", "mbpp"))
     parser.add_argument("--mbpp", type=Path, help="the MBPP JSONL the dataset was built from")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     if args.kind == "mbpp" and args.mbpp is None:
         parser.error("mbpp needs --mbpp PATH")
+    if args.dataset is None:
+        args.dataset = Path(tempfile.mkdtemp(prefix="execir-official-")) / "humaneval"
+        subprocess.run([sys.executable, "-m", "execir.cli", "build", "humaneval", "--out", str(args.dataset)], check=True, stdout=subprocess.DEVNULL)
     program = humaneval_program() if args.kind == "humaneval" else mbpp_program(args.mbpp)
     corpus = {d["_id"]: d for d in read_jsonl(args.dataset / "corpus.jsonl")}
     rows = [line.split("\t") for line in (args.dataset / "qrels" / "test.tsv").read_text(encoding="utf-8").splitlines()[1:]]
