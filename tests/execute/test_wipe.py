@@ -42,20 +42,20 @@ for _ in range(3000):
     os.close(os.open(root + '/a/m' + str(_), os.O_CREAT | os.O_WRONLY, 0))
 for p in (root + '/a/b/c', root + '/a/b', root + '/a'):
     os.chmod(p, 0)
-import server
-left = server.wipe([root])
+import wipe
+left = wipe.wipe([root])
 print(left, os.listdir(root))
 """
 
 
-def _server():  # type: ignore[no-untyped-def]
-    """The harness's server module, imported here (as root) for its helpers."""
+def _wipe():  # type: ignore[no-untyped-def]
+    """The harness's wipe module, imported here (as root)."""
     sys.path.insert(0, str(HARNESS))
     try:
-        import server
+        import wipe
     finally:
         sys.path.remove(str(HARNESS))
-    return server
+    return wipe
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run the wipe as an unprivileged uid")
@@ -75,17 +75,17 @@ def test_fd_wipe_removes_everything_as_the_owner():
         assert done.returncode == 0, done.stderr
         assert done.stdout.split() == ["0", "[]"]
     finally:
-        _server().wipe([top])  # iterative: a failed run leaves a tree deeper than rmtree's recursion
+        _wipe().wipe([top])  # iterative: a failed run leaves a tree deeper than rmtree's recursion
         os.rmdir(top)
 
 
 def test_clean_up_reports_usage_above_baseline(tmp_path: Path):
-    server = _server()
+    wipe = _wipe()
     config = {"work_root": str(tmp_path), "wipe": [], "modes": {str(tmp_path): stat.S_IMODE(tmp_path.stat().st_mode)}, "usage": {}, "owned": []}
     (tmp_path / "x").write_text("x")
-    assert server.clean_up(config) == [] and not list(tmp_path.iterdir())
+    assert wipe.clean_up(config) == [] and not list(tmp_path.iterdir())
     config["usage"] = {str(tmp_path): (-5, -5)}
-    assert any("baseline" in p for p in server.clean_up(config))
+    assert any("baseline" in p for p in wipe.clean_up(config))
 
 
 def test_poisoners_registered():

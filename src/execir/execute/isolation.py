@@ -29,7 +29,7 @@ from execir.errors import ExecIRError
 
 LEVELS = ("bwrap", "unshare", "uid", "rlimits")
 HARNESS = Path(__file__).parent / "harness"
-SANDBOX_FILES = ("server.py", "driver.py", "codec.py", "frames.py")
+SANDBOX_FILES = ("server.py", "driver.py", "codec.py", "frames.py", "wipe.py")
 ENV = {
     "PYTHONHASHSEED": "0",
     "TZ": "UTC",
