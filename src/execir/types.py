@@ -54,7 +54,7 @@ class Verdict(str, Enum):
         return self not in (Verdict.FLAKY, Verdict.UNDECIDED)
 
 
-TestKind = Literal["check", "asserts", "stdio"]
+TestKind = Literal["check", "asserts", "stdio", "native"]
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,8 @@ class TestSuite:
     * ``asserts``: ``asserts`` are standalone assert statements naming the entry point (MBPP);
       ``code`` is setup code run before them.
     * ``stdio``: ``stdio_cases`` feed stdin and compare stdout.
+    * ``native``: ``code`` is test code in the program's own language (HumanEval-X / MBXP form),
+      compiled and run with the program; completion is proved by a per-run nonce.
     """
 
     __test__ = False  # not a pytest test class, despite the name

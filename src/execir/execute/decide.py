@@ -20,6 +20,16 @@ non-PASS case, in order. Comparison is strict: the only normalisation, applied t
 CRLF -> LF, trailing spaces/tabs removed per line and trailing blank lines removed. A lone CR is
 kept (``"1\\r2"`` is not ``"1\\n2"``); no Unicode normalisation, no numeric leniency.
 
+A program of another language (one sandbox run: compile, then run), first match wins:
+
+1. no trusted compile report (the sandbox failed before compiling) -> UNDECIDED
+2. the compile step exceeded its own budget, or the compiler failed -> ERROR (the report comes from
+   the trusted driver before any candidate code runs)
+3. output cap, budgets, memory, lost sandbox, signal -> as for a call job
+4. language-native tests: non-zero exit -> FAIL; the completion record on fd 3 is not exactly the
+   run's nonce (the program exited before the last check, with any status) -> FAIL; else PASS.
+   stdio: as a stdio case above.
+
 Repeats: near-limit TIMEOUTs (wall-limited under budget, finished just over budget) and lost
 sandboxes are re-run; if the runs disagree the verdict is FLAKY (never a label). A canonical is
 admitted only when every repeat PASSes.
@@ -138,7 +148,7 @@ def decide_case(raw: Raw, expected: str, limits: Limits, compile_error: str = ""
     hello = raw.result
     if raw.exit_code != 0:
         return Decision(Verdict.FAIL, f"exit status {raw.exit_code}", (False,))
-    if not isinstance(hello, dict) or hello.get("op") != "loaded":
+    if not isinstance(hello, dict) or hello.get("op") not in ("loaded", "compiled"):
         return Decision(Verdict.FAIL, "incomplete record stream (no load report)", (False,))
     try:
         actual = raw.stdout.decode("utf-8", "strict")
@@ -147,6 +157,41 @@ def decide_case(raw: Raw, expected: str, limits: Limits, compile_error: str = ""
     if normalise(actual) != normalise(expected):
         return Decision(Verdict.FAIL, "wrong output", (False,))
     return Decision(Verdict.PASS, "output matches", (True,))
+
+
+def _compile_failure(raw: Raw) -> Decision | None:
+    report = raw.compile
+    if raw.compile_timeout:
+        return Decision(Verdict.ERROR, "compile step exceeded its budget", None)
+    if not isinstance(report, dict):
+        return Decision(Verdict.UNDECIDED, "the sandbox gave no compile report", None)
+    if report.get("harness"):
+        return Decision(Verdict.UNDECIDED, f"the sandbox could not prepare the run: {_text(report.get('log'))}", None)
+    if report.get("ok") is not True:
+        log = report.get("log")
+        text = log[-600:] if isinstance(log, str) else ""
+        return Decision(Verdict.ERROR, f"compile error: {printable(text, 600)}", None)
+    return None
+
+
+def decide_native(raw: Raw, limits: Limits) -> Decision:
+    """Verdict of language-native tests run in-process, with their completion proved by the nonce."""
+    found = _compile_failure(raw) or _resource_failure(raw, limits)
+    if found:
+        return found
+    if raw.exit_code != 0:
+        return Decision(Verdict.FAIL, f"exit status {raw.exit_code}", (False,))
+    if not raw.nonce or raw.completion != f"{raw.nonce}\n".encode():
+        return Decision(Verdict.FAIL, "the tests did not run to completion (no completion record)", (False,))
+    return Decision(Verdict.PASS, "tests completed", (True,))
+
+
+def decide_exec_case(raw: Raw, expected: str, limits: Limits) -> Decision:
+    """Verdict of one stdio case of a program of another language."""
+    found = _compile_failure(raw)
+    if found:
+        return found
+    return decide_case(raw, expected, limits)
 
 
 def aggregate_cases(decisions: Sequence[Decision], total: int) -> Decision:

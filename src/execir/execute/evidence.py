@@ -36,3 +36,13 @@ class Raw:
     unclean: str = ""
     """Why the slot could not be proven clean after this run (the slot was then restarted); empty
     when the wipe was verified. Reliability evidence only: the run's own verdict stands."""
+    compile: dict | None = None
+    """exec mode: the trusted ``compiled`` report (``ok``, ``status``, ``cpu``, ``log``), or None."""
+    compile_cpu: float = 0.0
+    """exec mode: CPU of the compile step (not part of ``cpu``, which is the run's)."""
+    compile_timeout: bool = False
+    """exec mode: the compile step exceeded its own CPU or wall budget."""
+    nonce: str = ""
+    """exec mode with language-native tests: the completion record the tests must write to fd 3."""
+    completion: bytes = b""
+    """exec mode: what the run wrote to fd 3 after the compile report (bounded)."""

@@ -39,6 +39,8 @@ ENV = {
     "PYTHONDONTWRITEBYTECODE": "1",
     "PYTHONIOENCODING": "utf-8",
 }
+TOOLCHAIN_MOUNTS = ("/etc/alternatives", "/etc/java-17-openjdk", "/etc/ssl/certs")
+"""Host directories outside /usr that the Debian toolchains read (bound read-only under bwrap)."""
 GUARANTEES = {
     "bwrap": (
         "own pid, network, ipc, uts, mount and user namespaces; read-only /usr, private tmpfs /tmp and /dev/shm wiped and verified after every run; "
@@ -208,6 +210,9 @@ def _bwrap(py: list[str], interp: Interpreter, ctrl_fd: int, harness: Path, tmp_
     argv += ["--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin"]
     argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(tmp_mb << 20), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
     argv += ["--size", str(tmp_mb << 20), "--tmpfs", "/tmp"]
+    for path in TOOLCHAIN_MOUNTS:  # symlink targets of toolchains under /usr (java, javac)
+        if os.path.isdir(path):
+            argv += ["--ro-bind", path, path]
     if not interp.prefix.startswith("/usr/"):
         argv += ["--ro-bind", interp.prefix, interp.prefix]
     fds = []

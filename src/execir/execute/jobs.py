@@ -35,10 +35,16 @@ class Job:
     entry_point: str
     limits: Limits
     reference: str = ""
+    language: str = "python"
+    """``python`` (the judge's proxy or stdio) or another language of :mod:`execir.execute.runtimes`:
+    ``tests`` is then ``native`` (the language's own test code in ``code``) or ``stdio``."""
 
-    def cache_key(self, isolation: str) -> str:
-        """Everything that can change the verdict, hashed."""
+    def cache_key(self, isolation: str, toolchain: str = "") -> str:
+        """Everything that can change the verdict, hashed (``toolchain``: the compiler or
+        interpreter version of a non-Python language)."""
         parts = {
+            "language": self.language,
+            "toolchain": toolchain,
             "program": _sha(self.program),
             "tests": tests_hash(self.tests),
             "reference": _sha(self.reference),

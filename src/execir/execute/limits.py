@@ -24,6 +24,13 @@ class Limits:
     file_size_mb: int = 16
     nproc: int = 64
     output_kb: int = 1024
+    nofile: int = NOFILE
+    address_space: bool = True
+    """Bound memory with RLIMIT_AS too (False for JVM/V8, which reserve more than they use: the
+    slot's memory cgroup bounds them)."""
+    compile_cpu_seconds: float = 0.0
+    """CPU budget of a compile step (0: none); budgeted apart from the run."""
+    compile_wall_seconds: float = 0.0
 
     def __post_init__(self) -> None:
         if not (self.cpu_seconds > 0 and self.wall_seconds > 0):
@@ -46,7 +53,7 @@ class Limits:
         """Stable text used in cache keys."""
         return ",".join(f"{k}={v}" for k, v in sorted(asdict(self).items()))
 
-    def wire(self) -> dict[str, float | int]:
+    def wire(self) -> dict[str, float | int | bool]:
         """What the sandbox driver needs (per-process rlimits)."""
         return {
             "cpu_rlimit": math.ceil(self.cpu_seconds) + 1,
@@ -54,7 +61,10 @@ class Limits:
             "memory_mb": self.memory_mb,
             "file_size_mb": self.file_size_mb,
             "nproc": self.nproc,
-            "nofile": NOFILE,
+            "nofile": self.nofile,
+            "address_space": self.address_space,
+            "compile_seconds": self.compile_cpu_seconds,
+            "compile_rlimit": math.ceil(self.compile_cpu_seconds) + 1 if self.compile_cpu_seconds else 0,
         }
 
 

@@ -37,11 +37,12 @@ from pathlib import Path
 from tqdm import tqdm
 
 from execir.errors import ExecIRError
-from execir.execute import cgroups, decide, hostcheck, isolation, reclaim, uids
+from execir.execute import cgroups, decide, hostcheck, isolation, reclaim, runtimes, uids
 from execir.execute.cache import VerdictCache
 from execir.execute.evidence import Raw
 from execir.execute.jobs import ORACLE_VERSION, Admission, ExecResult, Job
 from execir.execute.limits import Limits, policy
+from execir.execute.runtimes import Toolchain
 from execir.execute.safe_text import printable
 from execir.execute.seccomp_filter import build_bpf
 from execir.execute.slot import LauncherError, Slot, SlotSpec
@@ -88,6 +89,7 @@ class Oracle:
         self.level = ""
         self.layers: list[str] = []
         self._host_dir = ""
+        self._toolchains: dict[str, Toolchain] = {}
         self._pool: ThreadPoolExecutor | None = None
         """Lives as long as the slots: a slot restarted from a worker thread starts bwrap with
         --die-with-parent, whose parent-death signal fires when *that thread* exits, so a per-call
@@ -190,7 +192,7 @@ class Oracle:
     def run(self, jobs: Sequence[Job], desc: str = "exec") -> list[ExecResult]:
         """Verdicts for ``jobs`` in order: cached ones first, the rest in parallel over the slots."""
         self.start()
-        keys = [job.cache_key(self.isolation) for job in jobs]
+        keys = [self._key(job) for job in jobs]
         return self._run_keyed(list(jobs), keys, desc)
 
     def _run_keyed(self, jobs: list[Job], keys: list[str], desc: str) -> list[ExecResult]:
@@ -245,7 +247,7 @@ class Oracle:
         if decide.combine_repeats([r.verdict for r in seen]) is not Verdict.FLAKY:
             return seen[-1]
         with self._lock:
-            self.flaky.append(f"{job.entry_point}@{job.cache_key(self.isolation)[:12]}: " + "/".join(r.verdict.value for r in seen))
+            self.flaky.append(f"{job.entry_point}@{self._key(job)[:12]}: " + "/".join(r.verdict.value for r in seen))
         return replace(first, verdict=Verdict.FLAKY, detail="repeated runs disagreed: " + "/".join(r.verdict.value for r in seen))
 
     def _execute(self, job: Job) -> tuple[ExecResult, bool]:
@@ -267,7 +269,21 @@ class Oracle:
         finally:
             self._free.put(slot)
 
+    def _key(self, job: Job) -> str:
+        return job.cache_key(self.isolation, self.toolchain(job.language).version if job.language != "python" else "")
+
+    def toolchain(self, language: str) -> Toolchain:
+        """The toolchain of a non-Python language, discovered once (ToolchainMissing names the
+        Debian package; other languages keep working)."""
+        with self._lock:
+            found = self._toolchains.get(language)
+            if found is None:
+                found = self._toolchains[language] = runtimes.runtime(language).discover()
+            return found
+
     def _execute_on(self, slot: Slot, job: Job) -> tuple[ExecResult, bool]:
+        if job.language != "python":
+            return self._execute_exec(slot, job)
         broken = compile_error(job.program)
         if job.tests.kind == "stdio":
             return self._execute_stdio(slot, job, broken)
@@ -286,6 +302,34 @@ class Oracle:
             if decisions[-1].verdict is not Verdict.PASS:
                 break
         return self._result(decide.aggregate_cases(decisions, len(cases)), raws, job, "stdio")
+
+    def _execute_exec(self, slot: Slot, job: Job) -> tuple[ExecResult, bool]:
+        """A program of another language: one sandbox run per native test suite or stdio case."""
+        runtime = runtimes.runtime(job.language)
+        toolchain = self.toolchain(job.language)
+        profile = runtime.profile
+        limits = replace(
+            job.limits,
+            nproc=max(job.limits.nproc, profile.nproc),
+            nofile=max(job.limits.nofile, profile.nofile),
+            address_space=job.limits.address_space and profile.address_space,
+            compile_cpu_seconds=job.limits.compile_cpu_seconds or profile.compile_cpu_seconds,
+            compile_wall_seconds=job.limits.compile_wall_seconds or profile.compile_wall_seconds,
+        )
+        if job.tests.kind == "stdio":
+            plan = runtime.stdio_plan(toolchain, job.program)
+            raws: list[Raw] = []
+            decisions: list[decide.Decision] = []
+            for case in job.tests.stdio_cases:
+                raws.append(slot.run_exec(limits, plan, case.input, ""))
+                decisions.append(decide.decide_exec_case(raws[-1], case.output, limits))
+                if decisions[-1].verdict is not Verdict.PASS:
+                    break
+            return self._result(decide.aggregate_cases(decisions, len(job.tests.stdio_cases)), raws, job, f"{job.language} stdio")
+        if job.tests.kind != "native":
+            raise ExecIRError(f"{job.language} programs take native or stdio tests, not {job.tests.kind!r}")
+        raw = slot.run_exec(limits, runtime.native_plan(toolchain, job.program, job.tests.code), "", os.urandom(16).hex())
+        return self._result(decide.decide_native(raw, limits), [raw], job, f"{job.language} native tests (in-process)")
 
     def _result(self, decision: decide.Decision, raws: list[Raw], job: Job, protocol: str) -> tuple[ExecResult, bool]:
         """The typed result of a decided job, and whether it deserves a serial re-run."""
@@ -312,7 +356,7 @@ class Oracle:
         keys: list[str] = []
         for program, tests, entry_point in canonicals:
             job = Job(program, tests, entry_point, Limits.admission(), reference=program if tests.kind != "stdio" else "")
-            key = job.cache_key(self.isolation)
+            key = self._key(job)
             jobs += [job] * repeats
             keys += [f"{key}:admission:{i}" for i in range(repeats)]
         results = self._run_keyed(jobs, keys, desc)

@@ -8,6 +8,7 @@ budget or cap breach it has the server kill the child; the server sweeps every l
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import signal
@@ -26,6 +27,7 @@ from execir.execute.evidence import Raw
 from execir.execute.harness import frames
 from execir.execute.jobs import Job
 from execir.execute.limits import Limits
+from execir.execute.runtimes.base import NONCE_ENV, Plan
 
 CPU_TICK = 0.01
 START_TIMEOUT = 15.0
@@ -35,6 +37,27 @@ WIPE_TIMEOUT = 60.0
 restarted instead (a fresh sandbox has a fresh tmpfs)."""
 JUDGE_GRACE = 2.0
 SERVER_MEMORY_MB = 256
+
+
+CHANNEL_CAP = 1 << 16
+"""exec mode: bytes kept from fd 3 (the compile report, then the completion record)."""
+
+
+def _frame_end(data: bytes | bytearray) -> int:
+    """Where the first length-prefixed frame in ``data`` ends (0 while incomplete)."""
+    if len(data) < 4:
+        return 0
+    end = 4 + int.from_bytes(data[:4], "big")
+    return end if len(data) >= end else 0
+
+
+def _first_frame(data: bytes | bytearray) -> dict | None:
+    end = _frame_end(data)
+    try:
+        value = json.loads(bytes(data[4:end]).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return value if isinstance(value, dict) and value.get("op") == "compiled" else None
 
 
 class LauncherError(RuntimeError):
@@ -238,7 +261,30 @@ class Slot:
         raw.stdout_eof = captures[0].eof
         return raw
 
-    def _run(self, limits: Limits, msg: dict, child_fds: list, result_sock: socket.socket, captures: list[Capture]) -> Raw:
+    def run_exec(self, limits: Limits, plan: Plan, stdin: str, nonce: str) -> Raw:
+        """A program of another language: compile (its own budget), then run; stdout captured like
+        a stdio case, fd 3 carries the trusted compile report and then the tests' completion record."""
+        chan_h, chan_c = socket.socketpair()
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        channel = Capture(os.dup(chan_h.fileno()), CHANNEL_CAP, "head")
+        captures = [Capture(out_r, limits.output_kb << 10, "head"), Capture(err_r, None, "tail"), channel]
+        msg = {"mode": "exec", "files": plan.files, "compile": list(plan.compile), "run": list(plan.run), "env": plan.env}
+        msg.update(stdin=stdin, nonce=nonce, nonce_env=NONCE_ENV)
+        raw = self._run(limits, msg, [chan_c, out_w, err_w], chan_h, captures, channel)
+        raw.stdout = bytes(captures[0].data)
+        raw.stderr_tail = captures[1].tail()
+        raw.stderr_bytes = captures[1].total
+        raw.stdout_eof = captures[0].eof
+        raw.nonce = nonce
+        raw.completion = bytes(channel.data[_frame_end(channel.data) :]) if raw.compile is not None else b""
+        if raw.compile is not None:
+            raw.result = raw.compile
+        return raw
+
+    def _run(
+        self, limits: Limits, msg: dict, child_fds: list, result_sock: socket.socket, captures: list[Capture], channel: Capture | None = None
+    ) -> Raw:
         raw = Raw()
         if self.cgroup:
             self.cgroup.set_limits(limits.memory_mb + SERVER_MEMORY_MB, limits.nproc + 8)
@@ -257,7 +303,7 @@ class Slot:
             if ack is None or ack.get("op") != "started":
                 raise LauncherError(f"sandbox server did not start the run: {self._log_tail()}")
             raw.started = True
-            exit_msg = self._watch(raw, limits, started, result_sock, captures, cpu0 if self.cgroup else 0.0, wait_eof=msg["mode"] == "main")
+            exit_msg = self._watch(raw, limits, started, result_sock, captures, cpu0 if self.cgroup else 0.0, msg["mode"] in ("main", "exec"), channel)
             raw.wall = time.monotonic() - started
             if exit_msg is None:
                 raw.server_lost = True
@@ -271,6 +317,9 @@ class Slot:
                 raw.leftover = bool(exit_msg.get("leftover"))
             if self.cgroup:
                 raw.cpu = self.cgroup.cpu_seconds() - cpu0
+            if channel is not None:  # exec mode: the run's CPU excludes the compile step's
+                raw.cpu = max(0.0, raw.cpu - raw.compile_cpu)
+            if self.cgroup:
                 raw.memory_killed = self.cgroup.memory_failures() > mem0 and raw.exit_code == -signal.SIGKILL
             for cap in captures:
                 cap.drain()
@@ -303,27 +352,47 @@ class Slot:
         return raw
 
     def _watch(
-        self, raw: Raw, limits: Limits, started: float, result_sock: socket.socket, captures: list[Capture], cpu0: float, wait_eof: bool = False
+        self,
+        raw: Raw,
+        limits: Limits,
+        started: float,
+        result_sock: socket.socket,
+        captures: list[Capture],
+        cpu0: float,
+        wait_eof: bool = False,
+        channel: Capture | None = None,
     ) -> dict | None:
         """Wait for the server's exit report and the result; enforce budgets and the output cap.
 
         ``wait_eof`` (stdio runs): also wait for EOF on every output pipe. The server reports the
         exit only once every process of the run has exited, so EOF follows at once; both happen
         within the CPU and wall budgets or the run is a TIMEOUT, even when the main process
-        itself had exited (``Raw.leftover``)."""
-        deadline = started + limits.wall_seconds
-        watched = {self.ctrl.fileno(): "ctrl", result_sock.fileno(): "result", **{c.fd: c for c in captures}}
+        itself had exited (``Raw.leftover``).
+
+        ``channel`` (exec mode): the result socket is read as a stream; until the trusted compile
+        report arrives the compile budgets apply, then the run's, counted from that moment."""
+        compiling = channel is not None and limits.compile_cpu_seconds > 0
+        budget = limits.compile_cpu_seconds if compiling else limits.cpu_seconds
+        deadline = started + (limits.compile_wall_seconds if compiling else limits.wall_seconds)
+        watched = {self.ctrl.fileno(): "ctrl", **({} if channel else {result_sock.fileno(): "result"}), **{c.fd: c for c in captures}}
         exit_msg: dict | None = None
-        result_done = False
+        result_done = channel is not None
         next_cpu = time.monotonic() + CPU_TICK
         while exit_msg is None or not result_done or (wait_eof and not all(c.eof for c in captures)):
             now = time.monotonic()
+            if channel is not None and raw.compile is None and _frame_end(channel.data):
+                raw.compile = _first_frame(channel.data) or {"op": "compiled", "ok": False, "harness": True, "log": "malformed compile report"}
+                spent = self.cgroup.cpu_seconds() - cpu0 if self.cgroup else float((raw.compile or {}).get("cpu", 0.0))
+                raw.compile_cpu, cpu0, compiling = spent, cpu0 + (spent if self.cgroup else 0.0), False
+                budget, deadline = limits.cpu_seconds, now + limits.wall_seconds
             if now >= deadline:
                 raw.timeout = "wall"
+                raw.compile_timeout = compiling
                 break
             if self.cgroup and now >= next_cpu:
-                if self.cgroup.cpu_seconds() - cpu0 > limits.cpu_seconds:
+                if self.cgroup.cpu_seconds() - cpu0 > budget:
                     raw.timeout = "cpu"
+                    raw.compile_timeout = compiling
                     break
                 next_cpu = now + CPU_TICK
             ready, _, _ = select.select(list(watched), [], [], min(CPU_TICK, deadline - now))

@@ -88,8 +88,10 @@ class Seccomp:
 def _set_limits(limits: dict) -> None:
     cpu = int(limits["cpu_rlimit"])
     mib = 1 << 20
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    resource.setrlimit(resource.RLIMIT_AS, (limits["memory_mb"] * mib, limits["memory_mb"] * mib))
+    # exec mode: the hard limit leaves room for the compile step's own (larger) soft limit
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, max(cpu, int(limits.get("compile_rlimit", 0))) + 1))
+    if limits.get("address_space", True):  # JVM/V8 reserve far more than they use: cgroup-bounded
+        resource.setrlimit(resource.RLIMIT_AS, (limits["memory_mb"] * mib, limits["memory_mb"] * mib))
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_size_mb"] * mib, limits["file_size_mb"] * mib))
     resource.setrlimit(resource.RLIMIT_NPROC, (limits["nproc"], limits["nproc"]))
     resource.setrlimit(resource.RLIMIT_NOFILE, (limits["nofile"], limits["nofile"]))
@@ -98,8 +100,8 @@ def _set_limits(limits: dict) -> None:
 
 def _wire_fds(mode: str, fds: list[int], stdin: str | None) -> None:
     """Put the channel on fd 3, output on 1/2, stdin on 0; close everything else."""
-    chan, out_w, err_w = fds[0], fds[1], fds[2] if mode == "main" else fds[1]
-    if mode == "main":
+    chan, out_w, err_w = fds[0], fds[1], fds[2] if mode in ("main", "exec") else fds[1]
+    if mode in ("main", "exec"):
         memfd = os.memfd_create("stdin")
         data = (stdin or "").encode("utf-8")
         view = memoryview(data)
@@ -137,6 +139,8 @@ def child_main(msg: dict, fds: list[int], workdir: str, seccomp: Seccomp | None)
         _exit(HARNESS_ERROR_STATUS)
     if msg["mode"] == "main":
         _run_main(msg["program"], chan, _exit, workdir)
+    if msg["mode"] == "exec":
+        _run_exec(msg, chan, _exit, workdir)
     _serve_calls(msg["program"], msg["entry_point"], chan, _exit)
 
 
@@ -149,6 +153,60 @@ def _compile(program: str, chan: socket.socket, send: _Send, filename: str = "<c
 
 
 MAIN_NAME = "main.py"
+LOG_TAIL = 8192
+
+
+def _run_exec(msg: dict, chan: socket.socket, _exit: _Exit, workdir: str) -> NoReturn:
+    """A program of another language (``exec`` mode): write the plan's files, run the compile
+    command in a child (its own CPU limit; no candidate code has run yet, so the ``compiled`` report
+    is trusted), then replace this process with the run command. fd 3 stays open for the nonce."""
+    send = frames.send
+    env = dict(os.environ, **msg["env"])
+    try:
+        for name, text in msg["files"].items():
+            path = os.path.join(workdir, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8", errors="surrogateescape") as handle:
+                handle.write(text)
+        record = _compile_step(msg["compile"], env, msg["limits"]) if msg["compile"] else {"op": "compiled", "ok": True, "cpu": 0.0, "log": ""}
+    except OSError as exc:
+        record = {"op": "compiled", "ok": False, "cpu": 0.0, "log": f"harness: {exc}", "harness": True}
+    send(chan, record)
+    if not record["ok"]:
+        _exit(0)
+    cpu = int(msg["limits"]["cpu_rlimit"])
+    try:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, resource.getrlimit(resource.RLIMIT_CPU)[1]))
+        env[msg["nonce_env"]] = msg["nonce"]
+        run = msg["run"]
+        os.execve(run[0] if "/" in run[0] else os.path.join(workdir, run[0]), run, env)
+    except OSError:
+        _exit(127)
+    _exit(127)  # unreachable: execve replaced the process
+
+
+def _compile_step(argv: list[str], env: dict, limits: dict) -> dict:
+    """Run the compiler with its own CPU limit; its output (bounded tail) is the log."""
+    log_r, log_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.dup2(log_w, 1)
+            os.dup2(log_w, 2)
+            os.closerange(3, 1 << 16)
+            cpu = int(limits["compile_rlimit"])
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, resource.getrlimit(resource.RLIMIT_CPU)[1]))
+            os.execve(argv[0], argv, env)
+        finally:
+            os._exit(127)
+    os.close(log_w)
+    tail = b""
+    while chunk := os.read(log_r, 1 << 16):
+        tail = (tail + chunk)[-LOG_TAIL:]
+    os.close(log_r)
+    _pid, status, usage = os.wait4(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    return {"op": "compiled", "ok": code == 0, "status": code, "cpu": usage.ru_utime + usage.ru_stime, "log": tail.decode("utf-8", "replace")}
 
 
 def _run_main(program: str, chan: socket.socket, _exit: _Exit, workdir: str) -> NoReturn:

@@ -217,7 +217,7 @@ def run_one(ctrl: socket.socket, msg: dict, fds: list[int], config: dict, seccom
     pidfd = os.pidfd_open(pid)
     killed = cpu_killed = False
     poll = None if config.get("cgroup") else CPU_POLL
-    budget = msg["limits"]["cpu_seconds"]
+    budget = msg["limits"]["cpu_seconds"] + msg["limits"].get("compile_seconds", 0.0)
     while True:
         watched: list[socket.socket | int] = [ctrl, pidfd]
         ready, _, _ = select.select(watched, [], [], poll)
@@ -239,7 +239,7 @@ def run_one(ctrl: socket.socket, msg: dict, fds: list[int], config: dict, seccom
     main_exited = not killed
     leftover = False
     waited = time.monotonic()
-    if msg.get("mode") == "main" and main_exited:
+    if msg.get("mode") in ("main", "exec") and main_exited:
         leftover, cpu_killed = _wait_tree(ctrl, config, cpu0 + budget)
         killed = leftover
     waited = time.monotonic() - waited

@@ -1,0 +1,101 @@
+"""What a language runtime provides to the oracle: toolchain, files, compile and run commands.
+
+The sandbox mechanism (slots, bwrap, uids, cgroups, seccomp, wipe, cache) is language-neutral; a
+:class:`Runtime` says how one language's programs are compiled and run in it. A run of a non-Python
+program is one sandbox run in ``exec`` mode: the trusted driver writes the :class:`Plan`'s files into
+the fresh work dir, runs the compile command (its own CPU and wall budget; no candidate code has run
+yet, so its report is trusted), reports ``{"op": "compiled", ...}`` on the channel, then ``execve``\\ s
+the run command. Language-native tests prove completion by writing the run's nonce (environment
+``EXECIR_NONCE``) to fd 3 after the last check; exiting early, with any status, is a FAIL.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+
+from execir.errors import ExecIRError
+
+NONCE_ENV = "EXECIR_NONCE"
+COMPLETION_FD = 3
+
+
+class ToolchainMissing(ExecIRError):
+    """A language's compiler or interpreter is not installed (the message names the package)."""
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """A discovered toolchain: absolute paths of its programs and one version line."""
+
+    language: str
+    version: str
+    paths: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Resource profile of a language's processes.
+
+    JVMs and V8 reserve far more address space than they use: their memory is bounded by the slot's
+    memory cgroup (``address_space=False``), not ``RLIMIT_AS``. ``nproc`` counts threads (a JVM starts
+    dozens)."""
+
+    address_space: bool = True
+    nproc: int = 64
+    nofile: int = 256
+    compile_cpu_seconds: float = 30.0
+    compile_wall_seconds: float = 120.0
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One run: files for the work dir, an optional compile command, the run command, environment."""
+
+    files: dict[str, str]
+    run: tuple[str, ...]
+    compile: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """One language. Subclasses implement :meth:`discover`, :meth:`native_plan`, :meth:`stdio_plan`."""
+
+    name: str
+    extensions: tuple[str, ...]
+    packages: tuple[str, ...]
+    """Debian packages that provide the toolchain (named in the missing-toolchain error)."""
+    profile: Profile = Profile()
+    mounts: tuple[str, ...] = ()
+    """Host paths outside /usr the toolchain reads (bound read-only into the sandbox when present)."""
+
+    def discover(self) -> Toolchain:
+        raise NotImplementedError
+
+    def native_plan(self, toolchain: Toolchain, program: str, tests: str) -> Plan:
+        """Compile and run ``program`` with the language's own test code ``tests``."""
+        raise NotImplementedError
+
+    def stdio_plan(self, toolchain: Toolchain, program: str) -> Plan:
+        """Compile and run ``program`` alone, reading stdin and writing stdout."""
+        raise NotImplementedError
+
+    # ---- helpers for subclasses -------------------------------------------------------------
+    def require(self, *programs: str) -> dict[str, str]:
+        """Absolute paths of ``programs`` on PATH, or :class:`ToolchainMissing` naming the packages."""
+        found = {name: shutil.which(name, path="/usr/local/bin:/usr/bin:/bin") for name in programs}
+        missing = [name for name, path in found.items() if path is None]
+        if missing:
+            raise ToolchainMissing(
+                f"{self.name}: {', '.join(missing)} not found; install the Debian package(s) {' '.join(self.packages)} (make does this when run as root)"
+            )
+        return {name: str(path) for name, path in found.items()}
+
+    @staticmethod
+    def version_of(argv: list[str]) -> str:
+        """First non-empty output line of a ``--version`` style command."""
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        lines = [line.strip() for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+        return lines[0] if lines else "unknown"
