@@ -36,6 +36,7 @@ class Case:
     tests: TestSuite
     expected: frozenset[Verdict]
     entry_point: str = "add"
+    language: str = "python"
 
 
 def _case(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = ADD_CHECK) -> Case:

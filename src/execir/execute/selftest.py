@@ -21,6 +21,7 @@ from execir.execute.adversarial import (
     Case,
 )
 from execir.execute.adversarial_labels import ABSTRACT_CANARY, LABEL_CASES
+from execir.execute.adversarial_languages import language_cases
 from execir.execute.jobs import ExecResult, Job
 from execir.execute.limits import Limits
 from execir.execute.oracle import Oracle, OracleConfig
@@ -60,7 +61,7 @@ def loopback_listener() -> bool:
         return probe.connect_ex(("127.0.0.1", CANARY_PORT)) == 0
 
 
-ALL_CASES: tuple[Case, ...] = CASES + LABEL_CASES
+ALL_CASES: tuple[Case, ...] = CASES + LABEL_CASES + language_cases()
 
 
 def abstract_listener() -> socket.socket | None:
@@ -77,7 +78,7 @@ def abstract_listener() -> socket.socket | None:
 
 
 def run_cases(oracle: Oracle, cases: tuple[Case, ...] = ALL_CASES) -> list[CaseOutcome]:
-    jobs = [Job(c.program, c.tests, c.entry_point, LIMITS) for c in cases]
+    jobs = [Job(c.program, c.tests, c.entry_point, LIMITS, language=c.language) for c in cases]
     return [CaseOutcome(c, r) for c, r in zip(cases, oracle.run(jobs, desc="selftest"))]
 
 
