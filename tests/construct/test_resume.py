@@ -19,7 +19,7 @@ def _rows(cache: Path) -> int:
         return 0
     try:
         with sqlite3.connect(cache, timeout=5) as db:
-            return int(db.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0])
+            return int(db.execute("SELECT COUNT(*) FROM verdicts4").fetchone()[0])
     except sqlite3.OperationalError:
         return 0
 

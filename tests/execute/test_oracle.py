@@ -211,14 +211,14 @@ def test_killed_build_resumes_without_re_executing(tmp_path):
         if cache.exists():
             with sqlite3.connect(cache) as db:
                 try:
-                    if db.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0] >= 6:
+                    if db.execute("SELECT COUNT(*) FROM verdicts4").fetchone()[0] >= 6:
                         break
                 except sqlite3.OperationalError:
                     pass
     proc.kill()
     proc.wait()
     with sqlite3.connect(cache) as db:
-        done = db.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0]
+        done = db.execute("SELECT COUNT(*) FROM verdicts4").fetchone()[0]
     assert done == 6  # the six quick jobs were committed as they finished; the sleeper was not
     rerun = subprocess.run([sys.executable, "-c", KILL_SCRIPT.replace("jobs.append", "pass  #"), str(cache), "6"], capture_output=True, text=True, timeout=60)
     assert rerun.stdout.split() == ["0", "6"], rerun.stderr

@@ -16,9 +16,10 @@ from execir.execute.safe_text import printable
 from execir.types import Verdict
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS verdicts (
+CREATE TABLE IF NOT EXISTS verdicts4 (
     key TEXT PRIMARY KEY, verdict TEXT NOT NULL, seconds REAL NOT NULL, wall_seconds REAL NOT NULL,
-    per_test TEXT, detail TEXT NOT NULL, stderr_tail TEXT NOT NULL, isolation TEXT NOT NULL
+    per_test TEXT, detail TEXT NOT NULL, stderr_tail TEXT NOT NULL, isolation TEXT NOT NULL,
+    protocol TEXT NOT NULL, compile_seconds REAL NOT NULL
 )
 """
 
@@ -42,12 +43,13 @@ class VerdictCache:
             return None
         with self._lock:
             row = self._db.execute(
-                "SELECT verdict, seconds, wall_seconds, per_test, detail, stderr_tail, isolation FROM verdicts WHERE key = ?", (key,)
+                "SELECT verdict, seconds, wall_seconds, per_test, detail, stderr_tail, isolation, protocol, compile_seconds FROM verdicts4 WHERE key = ?",
+                (key,),
             ).fetchone()
         if row is None:
             return None
         per_test = tuple(json.loads(row[3])) if row[3] is not None else None
-        return ExecResult(Verdict(row[0]), row[1], row[2], per_test, row[4], row[5], row[6], cached=True)
+        return ExecResult(Verdict(row[0]), row[1], row[2], per_test, row[4], row[5], row[6], True, row[7], row[8])
 
     def put(self, key: str, result: ExecResult) -> None:
         if self._db is None:
@@ -59,8 +61,9 @@ class VerdictCache:
         detail, tail = printable(result.detail, 2000), printable(result.stderr_tail, 8192, one_line=False)
         with self._lock:
             self._db.execute(
-                "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (key, result.verdict.value, result.seconds, result.wall_seconds, per_test, detail, tail, result.isolation),
+                "INSERT OR REPLACE INTO verdicts4 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (key, result.verdict.value, result.seconds, result.wall_seconds, per_test, detail, tail, result.isolation)
+                + (result.protocol, result.compile_seconds),
             )
 
     def close(self) -> None:

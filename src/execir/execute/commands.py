@@ -11,12 +11,23 @@ from execir.execute.isolation import LEVELS
 from execir.execute.jobs import Job
 from execir.execute.limits import WALL_FLOOR, WALL_MULTIPLIER, Limits
 from execir.execute.oracle import Oracle, OracleConfig
+from execir.execute.runtimes import LANGUAGES, infer_language
+from execir.execute.safe_text import printable
 from execir.types import StdioCase, TestSuite, Verdict
 
 EXEC_EPILOG = """examples:
   execir exec --program cand.py --tests test.py --entry-point add --json
   execir exec --program main.py --stdio-cases cases.json
   execir exec --program cand.py --tests test.py --entry-point add --reference ref.py --cpu-seconds 2
+  execir exec --program sol.cpp --tests test.cpp --json            # C++: includes + main() with asserts
+  execir exec --language java --program Solution.java --tests Main.java
+  execir exec --program main.go --stdio-cases cases.json          # stdio works in every language
+
+Tests by language (--tests): python: a file defining check(candidate) (HumanEval); cpp: includes + main()
+with asserts, appended after the program (HumanEval-X); java: a Main class whose main checks a Solution;
+go: Test...(t *testing.T) functions using testify; js: code run after the program (console.assert or
+require('assert')); ruby: top-level checks that raise (MBXP). The language comes from the program's
+extension (.py .cpp .cc .java .go .js .rb) unless --language is given.
 
 Give exactly one of --tests or --stdio-cases. Exit status: 0 on PASS, 1 on any other verdict, 2 on a usage or input error."""
 
@@ -36,8 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Run one candidate program in the sandbox against a task's tests: HumanEval-style check(candidate) "
         "tests (--tests with --entry-point) or stdin/stdout cases (--stdio-cases), and print its verdict.",
     )
-    run.add_argument("--program", type=Path, required=True, help="candidate module source")
-    run.add_argument("--tests", type=Path, help="Python file defining check(candidate) (HumanEval style)")
+    run.add_argument("--program", type=Path, required=True, help="candidate program source")
+    run.add_argument("--language", choices=LANGUAGES, help="language of the program (default: from its extension)")
+    run.add_argument("--tests", type=Path, help="test code in the program's language (see below)")
     run.add_argument("--stdio-cases", type=Path, help='JSON list of {"input", "output"} cases')
     run.add_argument("--entry-point", default=None, help="function name the tests call (required with --tests)")
     run.add_argument("--reference", type=Path, help="canonical program the judge may use for helpers")
@@ -87,26 +99,35 @@ def run_exec(args: argparse.Namespace) -> int:
     """Handler of ``execir exec``."""
     if (args.tests is None) == (args.stdio_cases is None):
         raise ExecIRError("give exactly one of --tests or --stdio-cases")
-    if args.tests is not None and not args.entry_point:
+    language = args.language or infer_language(args.program)
+    if args.tests is not None and language == "python" and not args.entry_point:
         raise ExecIRError("--tests needs --entry-point NAME (the function check() is called with)")
-    tests = TestSuite("stdio", stdio_cases=_stdio_cases(args.stdio_cases)) if args.stdio_cases else TestSuite("check", _read(args.tests, "tests"))
+    if args.stdio_cases:
+        tests = TestSuite("stdio", stdio_cases=_stdio_cases(args.stdio_cases))
+    else:
+        tests = TestSuite("check" if language == "python" else "native", _read(args.tests, "tests"))
     if args.cpu_seconds <= 0:
         raise ExecIRError("--cpu-seconds must be positive")
     limits = Limits(args.cpu_seconds, max(WALL_FLOOR, WALL_MULTIPLIER * args.cpu_seconds))
     reference = _read(args.reference, "reference") if args.reference else ""
-    job = Job(_read(args.program, "program"), tests, args.entry_point or "", limits, reference=reference)
+    job = Job(_read(args.program, "program"), tests, args.entry_point or "", limits, reference=reference, language=language)
     with Oracle(OracleConfig(workers=1, isolation=args.isolation, progress=False)) as oracle:
+        if language != "python":
+            oracle.toolchain(language)  # a missing toolchain is one clear error naming the package
         (result,) = oracle.run([job])
     record = {
         "verdict": result.verdict.value,
+        "language": language,
+        "protocol": result.protocol,
         "seconds": result.seconds,
+        "compile_seconds": result.compile_seconds,
         "wall_seconds": result.wall_seconds,
         "per_test": list(result.per_test) if result.per_test is not None else None,
         "detail": result.detail,
         "isolation": result.isolation,
         "stderr_tail": result.stderr_tail,
     }
-    print(json.dumps(record) if args.json else f"{record['verdict']} in {result.seconds:.3f} CPU s ({result.isolation}): {result.detail}")
+    print(json.dumps(record) if args.json else f"{record['verdict']} in {result.seconds:.3f} CPU s ({result.isolation}): {printable(result.detail, 2000)}")
     return 0 if result.verdict is Verdict.PASS else 1
 
 

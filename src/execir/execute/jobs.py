@@ -22,6 +22,17 @@ process tree waited for); the per-run wipe reaches every depth and is verified; 
 host's compile check; UNDECIDED when the task's own test code fails; no AF_UNIX sockets outside bwrap."""
 
 
+JUDGED_OUTSIDE = "judged-outside"
+IN_PROCESS = "in-process"
+LABEL_INTEGRITY = {
+    JUDGED_OUTSIDE: "the candidate never sees the tests or expected values; a trusted judge decides outside the sandbox",
+    IN_PROCESS: "the tests run in the candidate's process (language-native test code) in a separate file or translation unit where "
+    "the language allows, and must write a per-run nonce after the last check; exits before it are FAIL. A program written "
+    "to forge that record (it can read its own environment and memory) or to patch the test code at run time is not stopped.",
+}
+"""What each test protocol guarantees, recorded in reliability reports and dataset manifests."""
+
+
 @dataclass(frozen=True)
 class Job:
     """One candidate program to run against a task's tests.
@@ -68,6 +79,11 @@ class ExecResult:
     stderr_tail: str
     isolation: str
     cached: bool = False
+    protocol: str = JUDGED_OUTSIDE
+    """How the tests ran: :data:`JUDGED_OUTSIDE` (a trusted judge compares outside the sandbox) or
+    :data:`IN_PROCESS` (language-native tests beside the candidate, completion proved by a nonce)."""
+    compile_seconds: float = 0.0
+    """CPU seconds of the compile step (languages with one); not part of ``seconds``."""
 
 
 @dataclass(frozen=True)

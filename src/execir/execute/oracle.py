@@ -40,7 +40,7 @@ from execir.errors import ExecIRError
 from execir.execute import cgroups, decide, hostcheck, isolation, reclaim, runtimes, uids
 from execir.execute.cache import VerdictCache
 from execir.execute.evidence import Raw
-from execir.execute.jobs import ORACLE_VERSION, Admission, ExecResult, Job
+from execir.execute.jobs import IN_PROCESS, JUDGED_OUTSIDE, LABEL_INTEGRITY, ORACLE_VERSION, Admission, ExecResult, Job
 from execir.execute.limits import Limits, policy
 from execir.execute.runtimes import Toolchain
 from execir.execute.safe_text import printable
@@ -325,13 +325,13 @@ class Oracle:
                 decisions.append(decide.decide_exec_case(raws[-1], case.output, limits))
                 if decisions[-1].verdict is not Verdict.PASS:
                     break
-            return self._result(decide.aggregate_cases(decisions, len(job.tests.stdio_cases)), raws, job, f"{job.language} stdio")
+            return self._result(decide.aggregate_cases(decisions, len(job.tests.stdio_cases)), raws, job, f"{job.language} stdio", JUDGED_OUTSIDE)
         if job.tests.kind != "native":
             raise ExecIRError(f"{job.language} programs take native or stdio tests, not {job.tests.kind!r}")
         raw = slot.run_exec(limits, runtime.native_plan(toolchain, job.program, job.tests.code), "", os.urandom(16).hex())
-        return self._result(decide.decide_native(raw, limits), [raw], job, f"{job.language} native tests (in-process)")
+        return self._result(decide.decide_native(raw, limits), [raw], job, f"{job.language} native tests", IN_PROCESS)
 
-    def _result(self, decision: decide.Decision, raws: list[Raw], job: Job, protocol: str) -> tuple[ExecResult, bool]:
+    def _result(self, decision: decide.Decision, raws: list[Raw], job: Job, label: str, protocol: str = JUDGED_OUTSIDE) -> tuple[ExecResult, bool]:
         """The typed result of a decided job, and whether it deserves a serial re-run."""
         last = raws[-1] if raws else Raw()
         suspect = decision.verdict is not Verdict.PASS and decide.is_suspect(last, job.limits)
@@ -342,7 +342,9 @@ class Oracle:
         cpu = sum(decide.charged_cpu(r) for r in raws)
         wall = sum(r.wall for r in raws)
         tail = printable(last.stderr_tail, 4096, one_line=False)
-        return ExecResult(decision.verdict, round(cpu, 6), round(wall, 6), decision.per_test, f"{protocol}: {decision.detail}", tail, self.isolation), suspect
+        compiled = round(sum(r.compile_cpu for r in raws), 6)
+        detail = f"{label}: {decision.detail}"
+        return ExecResult(decision.verdict, round(cpu, 6), round(wall, 6), decision.per_test, detail, tail, self.isolation, False, protocol, compiled), suspect
 
     # ---- admission and reporting -----------------------------------------------------------
     def admit_canonical(self, program: str, tests: TestSuite, entry_point: str, repeats: int = 3) -> Admission:
@@ -372,6 +374,8 @@ class Oracle:
             "isolation": self.isolation,
             "level": self.level,
             "guarantees": isolation.GUARANTEES.get(self.level, ""),
+            "label_integrity": LABEL_INTEGRITY,
+            "toolchains": {name: tc.version for name, tc in sorted(self._toolchains.items())},
             "workers": len(self.slots),
             "limits_policy": policy(),
             "runtime": {
