@@ -8,10 +8,18 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test test-all setup system-deps bench clean
 
+# bubblewrap (the sandbox) and the toolchains of the oracle's other languages, from Debian, when
+# run as root; without root (or without apt) the oracle falls back to a weaker isolation level and
+# a language whose toolchain is missing says which package to install
+DEBIAN_PACKAGES := bubblewrap g++ libboost-dev libssl-dev default-jdk-headless golang-go golang-github-stretchr-testify-dev nodejs ruby
 system-deps:
-	@if [ "$$(id -u)" = "0" ] && ! command -v bwrap >/dev/null 2>&1; then \
-		(apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null) || \
-		echo "warning: could not install bubblewrap; the oracle will fall back to a weaker isolation level"; \
+	@if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+		missing=""; for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+		if [ -n "$$missing" ]; then \
+			echo "installing Debian packages:$$missing"; \
+			(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null) || \
+			echo "warning: could not install$$missing; the oracle falls back to a weaker isolation level or reports the missing toolchain"; \
+		fi; \
 	fi
 
 $(STAMP): pyproject.toml
