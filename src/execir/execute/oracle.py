@@ -351,13 +351,16 @@ class Oracle:
         """Run the canonical ``repeats`` times under generous limits; it must PASS every time."""
         return self.admit_canonicals([(program, tests, entry_point)], repeats=repeats)[0]
 
-    def admit_canonicals(self, canonicals: Sequence[tuple[str, TestSuite, str]], repeats: int = 3, desc: str = "canonicals") -> list[Admission]:
+    def admit_canonicals(
+        self, canonicals: Sequence[tuple[str, TestSuite, str]], repeats: int = 3, desc: str = "canonicals", language: str = "python"
+    ) -> list[Admission]:
         """:meth:`admit_canonical` for many tasks at once, run in parallel over the slots."""
         self.start()
         jobs: list[Job] = []
         keys: list[str] = []
         for program, tests, entry_point in canonicals:
-            job = Job(program, tests, entry_point, Limits.admission(), reference=program if tests.kind != "stdio" else "")
+            reference = program if tests.kind in ("check", "asserts") else ""
+            job = Job(program, tests, entry_point, Limits.admission(), reference=reference, language=language)
             key = self._key(job)
             jobs += [job] * repeats
             keys += [f"{key}:admission:{i}" for i in range(repeats)]
