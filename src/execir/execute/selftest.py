@@ -130,6 +130,8 @@ def selftest(config: OracleConfig | None = None) -> dict:
         "isolation": reliability["isolation"],
         "cases": len(outcomes),
         "cases_per_category": dict(sorted(Counter(o.case.category for o in outcomes).items())),
+        "cases_per_language": dict(sorted(Counter(o.case.language for o in outcomes).items())),
+        "mislabels_per_language": dict(sorted(Counter(o.case.language for o in outcomes if not o.ok).items())),
         "mislabels": len(bad),
         "false_pass": sum(o.result.verdict is Verdict.PASS and Verdict.PASS not in o.case.expected for o in outcomes),
         "surviving_processes": reliability["surviving_processes"] + len(survivors) + survivors_poison,
