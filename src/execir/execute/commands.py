@@ -143,8 +143,8 @@ def run_selftest(args: argparse.Namespace) -> int:
         print(f"isolation: {figures['isolation']}")
         print(f"cases: {figures['cases']}  mislabels: {figures['mislabels']}  false PASS: {figures['false_pass']}")
         print("cases per class: " + ", ".join(f"{name} {n}" for name, n in figures["cases_per_category"].items()))
-        per_language = figures["cases_per_language"]
-        print("cases per language: " + ", ".join(f"{name} {n} ({figures['mislabels_per_language'].get(name, 0)} mislabelled)" for name, n in per_language.items()))
+        wrong = figures["mislabels_per_language"]
+        print("cases per language: " + ", ".join(f"{name} {n} ({wrong.get(name, 0)} mislabelled)" for name, n in figures["cases_per_language"].items()))
         print(
             f"surviving processes: {figures['surviving_processes']}  host artefacts: {figures['host_artefacts']}  "
             f"loopback listener: {figures['loopback_listener']}"
