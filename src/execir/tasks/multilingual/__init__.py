@@ -31,3 +31,18 @@ def shared_data() -> Path | None:
         if (parent / "pyproject.toml").exists() and candidate.is_dir():
             return candidate
     return None
+
+
+SOURCES = {"cpp": "humanevalx_cpp", "java": "humanevalx_java", "go": "humanevalx_go", "js": "humanevalx_js", "ruby": "mbxp_ruby"}
+"""The public task set of each language, by loader module."""
+
+
+def native_tasks(language: str, data_dir: Path) -> list[NativeTask]:
+    """Every task of ``language``'s public set under ``data_dir`` (``../shared/data``)."""
+    import importlib
+
+    if language not in SOURCES:
+        raise ValueError(f"no public task set for {language!r}; choose one of {', '.join(SOURCES)}")
+    module = importlib.import_module(f"execir.tasks.multilingual.{SOURCES[language]}")
+    tasks: list[NativeTask] = module.load(data_dir)
+    return tasks

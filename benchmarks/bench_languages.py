@@ -1,0 +1,168 @@
+"""The oracle in every language, side by side with the reference way of running the same programs.
+
+For each language with public tasks in ``../shared/data`` (HumanEval-X C++/Java/Go/JavaScript with
+HumanEvalPack's human-written buggy solutions; MBXP Ruby), in one run:
+
+1. ground truth: every canonical through the oracle three times (it must PASS each time) and every
+   buggy solution once (it must not PASS);
+2. throughput: canonicals + buggy solutions once more with an empty cache, full isolation, against
+   the reference way (HumanEval-X / MBXP: compile and run program + tests in a plain subprocess with
+   a timeout, trusting the exit status), as checks per second and their ratio, plus the median
+   compile and run time per check;
+3. the reference way's own labels beside the oracle's (where a harness that trusts the exit status
+   disagrees: JavaScript's ``console.assert`` prints and carries on);
+4. label agreement between that idle run and a run under two background busy loops.
+
+Usage: ``python benchmarks/bench_languages.py [--languages cpp,java,go,js,ruby] [--limit N] [--json OUT]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from execir.execute import Job, Limits, Oracle, OracleConfig
+from execir.tasks.multilingual import NativeTask, native_tasks, shared_data
+from execir.types import TestSuite, Verdict
+
+TIMEOUT = 10.0
+RUN_LIMITS = Limits(cpu_seconds=5.0, wall_seconds=20.0)
+
+
+GO_ENV = {"GO111MODULE": "off", "GOPATH": "/usr/share/gocode", "GOFLAGS": "-vet=off"}
+REFERENCE: dict[str, tuple[str, list[list[str]]]] = {
+    # language: (file name, commands run in turn in the folder; the last one's exit status decides)
+    "cpp": ("main.cpp", [["g++", "-std=c++17", "-O1", "main.cpp", "-o", "a.out", "-lcrypto"], ["./a.out"]]),
+    "java": ("Main.java", [["javac", "Main.java"], ["java", "-cp", ".", "Main"]]),
+    "go": ("main_test.go", [["go", "test", "main_test.go"]]),
+    "js": ("main.js", [["node", "main.js"]]),
+    "ruby": ("main.rb", [["ruby", "main.rb"]]),
+}
+"""The reference way (HumanEval-X, MBXP): program and tests in one file, compiled and run in a plain
+subprocess with a timeout; a zero exit status is a pass."""
+
+
+def reference_run(language: str, program: str, tests: str, folder: Path) -> bool:
+    name, commands = REFERENCE[language]
+    (folder / name).write_text(program + "\n" + tests + "\n", encoding="utf-8")
+    env = dict(os.environ, HOME=str(folder), GOCACHE=str(folder / ".gocache"), **(GO_ENV if language == "go" else {}))
+    deadline = time.monotonic() + TIMEOUT
+    for argv in commands:
+        try:
+            done = subprocess.run(argv, cwd=folder, env=env, capture_output=True, timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            return False
+        if done.returncode != 0:
+            return False
+    return True
+
+
+def oracle_verdicts(programs: list[tuple[str, str]], language: str, workers: int) -> tuple[list[Verdict], float, list[float], list[float]]:
+    """Verdicts with an empty cache, wall time, compile and run CPU seconds per check."""
+    jobs = [Job(program, TestSuite("native", tests), "", RUN_LIMITS, language=language) for program, tests in programs]
+    started = time.perf_counter()
+    with Oracle(OracleConfig(workers=workers, progress=False)) as oracle:
+        results = oracle.run(jobs, desc=language)
+    elapsed = time.perf_counter() - started
+    return [r.verdict for r in results], elapsed, [r.compile_seconds for r in results], [r.seconds for r in results]
+
+
+def reference_verdicts(tasks: list[NativeTask], programs: list[tuple[str, str]], language: str, workers: int) -> tuple[list[bool], float]:
+    """Exit status 0 of the reference way, and the wall time (same parallelism as the oracle)."""
+
+    def one(item: tuple[NativeTask, tuple[str, str]]) -> bool:
+        _task, (program, tests) = item
+        folder = Path(tempfile.mkdtemp(prefix="execir-ref-"))
+        try:
+            return reference_run(language, program, tests, folder)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(workers) as pool:
+        passed = list(pool.map(one, [(t, p) for t, p in zip(tasks, programs)]))
+    return passed, time.perf_counter() - started
+
+
+def busy_loops(n: int = 2) -> list[subprocess.Popen]:
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+
+
+def language_figures(language: str, data: Path, limit: int | None, workers: int) -> dict:
+    tasks = native_tasks(language, data)[:limit]
+    canon = [(t.program, t.tests) for t in tasks]
+    buggy_tasks = [t for t in tasks if t.buggy is not None]
+    buggy = [(t.buggy or "", t.tests) for t in buggy_tasks]
+    with Oracle(OracleConfig(workers=workers, progress=False)) as oracle:
+        admissions = oracle.admit_canonicals([(p, TestSuite("native", t), "") for p, t in canon], repeats=3, language=language, desc=f"{language} x3")
+    not_admitted = [(t.task_id, a.reason[:300]) for t, a in zip(tasks, admissions) if not a.ok]
+    programs = canon + buggy
+    owners = tasks + buggy_tasks
+    verdicts, seconds, compile_cpu, run_cpu = oracle_verdicts(programs, language, workers)
+    passed_ref, ref_seconds = reference_verdicts(owners, programs, language, workers)
+    loops = busy_loops()
+    try:
+        loaded, _, _, _ = oracle_verdicts(programs, language, workers)
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+    n = len(programs)
+    buggy_verdicts = verdicts[len(canon) :]
+    return {
+        "tasks": len(tasks),
+        "canonical_pass_x3": len(tasks) - len(not_admitted),
+        "canonicals_not_admitted": not_admitted,
+        "buggy": len(buggy),
+        "buggy_not_pass": sum(v is not Verdict.PASS for v in buggy_verdicts),
+        "buggy_passing": [t.task_id for t, v in zip(buggy_tasks, buggy_verdicts) if v is Verdict.PASS],
+        "verdicts": dict(Counter(v.value for v in verdicts)),
+        "execir_checks_per_s": round(n / seconds, 2),
+        "reference_checks_per_s": round(n / ref_seconds, 2),
+        "speedup": round(ref_seconds / seconds, 2),
+        "median_compile_cpu_s": round(statistics.median(compile_cpu), 4) if compile_cpu else 0.0,
+        "median_run_cpu_s": round(statistics.median(run_cpu), 4) if run_cpu else 0.0,
+        "reference_pass_canonical": sum(passed_ref[: len(canon)]),
+        "reference_pass_buggy": sum(passed_ref[len(canon) :]),
+        "reference_disagrees_with_execir": sum((v is Verdict.PASS) != p for v, p in zip(verdicts, passed_ref)),
+        "agreement_idle_vs_loaded": round(sum(a == b for a, b in zip(verdicts, loaded)) / n, 4),
+        "false_pass_loaded": sum(b is Verdict.PASS and a is not Verdict.PASS for a, b in zip(verdicts, loaded)),
+        "false_fail_loaded": sum(a is Verdict.PASS and b is not Verdict.PASS for a, b in zip(verdicts, loaded)),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--languages", default="cpp,java,go,js,ruby")
+    parser.add_argument("--limit", type=int, help="first N tasks per language")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    data = shared_data()
+    if data is None:
+        print("../shared/data is not present: nothing to measure")
+        return 0
+    report = {}
+    for language in args.languages.split(","):
+        started = time.perf_counter()
+        report[language] = language_figures(language, data, args.limit, args.workers)
+        report[language]["bench_seconds"] = round(time.perf_counter() - started, 1)
+        print(json.dumps({language: report[language]}, indent=2), flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    sys.exit(main())
