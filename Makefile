@@ -21,6 +21,10 @@ system-deps:
 			echo "warning: could not install$$missing; the oracle falls back to a weaker isolation level or reports the missing toolchain"; \
 		fi; \
 	fi
+	@# one HumanEval-X JavaScript task requires the npm package js-md5 (no Debian package carries it)
+	@if [ "$$(id -u)" = "0" ] && command -v npm >/dev/null 2>&1 && [ ! -d "$$(npm root -g)/js-md5" ]; then \
+		npm install -g --silent js-md5@0.8.3 >/dev/null 2>&1 || echo "warning: could not install js-md5 (HumanEval-X JavaScript/162 needs it)"; \
+	fi
 
 $(STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null 2>&1 || { echo "error: $(PY) not found (set PY=/path/to/python3.11)"; exit 1; }

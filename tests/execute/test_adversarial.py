@@ -28,6 +28,28 @@ SLOW = {
     "stderr_flood",
     "stdio_trailing_newline_flood",
     "hash_collision_result",
+    # other languages: each spends a budget (CPU, wall or a compile budget)
+    "cpp_compile_time_cpu_bomb",
+    "cpp_compile_time_memory_bomb",
+    "cpp_fork_bomb",
+    "cpp_thread_bomb",
+    "cpp_memory_bomb",
+    "cpp_setsid_daemon",
+    "cpp_infinite_loop",
+    "go_goroutine_bomb",
+    "go_memory_bomb",
+    "go_infinite_loop",
+    "go_daemon_process",
+    "go_forkexec_daemon",
+    "js_infinite_loop",
+    "js_infinite_loop_in_call",
+    "js_spawn_bomb",
+    "js_memory_bomb",
+    "js_output_flood",
+    "js_net_connect",
+    "ruby_infinite_loop",
+    "ruby_fork_bomb",
+    "ruby_memory_bomb",
 } | SLOW_STDIO
 FAST_CASES = tuple(c for c in CASES if c.name not in SLOW)
 SLOW_CASES = tuple(c for c in CASES if c.name in SLOW)

@@ -39,7 +39,7 @@ ENV = {
     "PYTHONDONTWRITEBYTECODE": "1",
     "PYTHONIOENCODING": "utf-8",
 }
-TOOLCHAIN_MOUNTS = ("/etc/alternatives", "/etc/java-17-openjdk", "/etc/ssl/certs")
+TOOLCHAIN_MOUNTS = ("/etc/alternatives", "/etc/java-17-openjdk", "/etc/ssl/certs", "/var/cache/execir-cpp")
 """Host directories outside /usr that the Debian toolchains read (bound read-only under bwrap)."""
 GUARANTEES = {
     "bwrap": (

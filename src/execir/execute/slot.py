@@ -382,7 +382,10 @@ class Slot:
             now = time.monotonic()
             if channel is not None and raw.compile is None and _frame_end(channel.data):
                 raw.compile = _first_frame(channel.data) or {"op": "compiled", "ok": False, "harness": True, "log": "malformed compile report"}
-                spent = self.cgroup.cpu_seconds() - cpu0 if self.cgroup else float((raw.compile or {}).get("cpu", 0.0))
+                # the compiler's own CPU, from the trusted report (the host may read the report only
+                # after the run has gone on, so a cgroup reading now would include run time)
+                reported = raw.compile.get("cpu", 0.0)
+                spent = float(reported) if type(reported) in (int, float) else 0.0
                 raw.compile_cpu, cpu0, compiling = spent, cpu0 + (spent if self.cgroup else 0.0), False
                 budget, deadline = limits.cpu_seconds, now + limits.wall_seconds
             if now >= deadline:

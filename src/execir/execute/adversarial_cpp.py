@@ -1,0 +1,211 @@
+"""Adversarial cases and false-negative controls for C++ (HumanEval-X style tests, see runtimes/cpp.py).
+
+Attacks are wrong programs (``add`` subtracts) with attack code that tries to look like a PASS, to
+escape or to exhaust the machine; controls are correct programs using ordinary idioms and must PASS.
+"""
+
+from __future__ import annotations
+
+from execir.execute.adversarial import CANARY_PORT, Case
+from execir.types import TestSuite, Verdict
+
+F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
+
+ADD_TESTS = TestSuite(
+    "native",
+    "#include<stdio.h>\nusing namespace std;\nint add(int a, int b);\n\n"
+    "#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (add(2, 3) == 5);\n    assert (add(-1, 1) == 0);\n    assert (add(10, 5) == 15);\n}\n",
+)
+GREET_TESTS = TestSuite(
+    "native",
+    "#include<string>\n#include<vector>\nusing namespace std;\nstring greet(string name);\n\n"
+    '#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (greet("ann") == "hello ann");\n'
+    '    vector<int> a = {1}, b = {2};\n    assert (a == b || greet("bo") == string("hello bo"));\n}\n',
+)
+WRONG = "int add(int a, int b){\n    return a - b;\n}\n"
+CANARIES = ("/tmp/execir-canary-cpp", "/root/execir-canary-cpp", "/work/execir-canary-cpp", "/var/tmp/execir-canary-cpp")
+
+
+def _case(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = ADD_TESTS) -> Case:
+    verdicts = frozenset(expected if isinstance(expected, set) else {expected})
+    return Case(name, category, program, tests, verdicts, entry_point="", language="cpp")
+
+
+def _wrong(prefix: str, body: str = "") -> str:
+    """``prefix`` (includes, globals), then a wrong ``add`` whose body first runs ``body``."""
+    return f"{prefix}\nint add(int a, int b){{\n{body}    return a - b;\n}}\n"
+
+
+CASES: tuple[Case, ...] = (
+    # ---- early exit with status 0 (the completion record is missing) -----------------------
+    _case("cpp_static_init_exit0", "exit", _wrong("#include<cstdlib>\nstatic int gone = (std::exit(0), 0);\n"), F),
+    _case("cpp_static_init__exit0", "exit", _wrong("#include<unistd.h>\nstatic int gone = (_exit(0), 0);\n"), F),
+    _case("cpp_exit0_in_call", "exit", _wrong("#include<cstdlib>\n", "    std::exit(0);\n"), F),
+    _case(
+        "cpp_atexit_handler",
+        "exit",
+        _wrong("#include<cstdlib>\n#include<unistd.h>\nstatic void bye() { _exit(0); }\nstatic int reg = std::atexit(bye);\n"),
+        F,
+    ),
+    _case(
+        "cpp_sigabrt_handler_exit0",
+        "exit",
+        _wrong(
+            "#include<csignal>\n#include<unistd.h>\nstatic void h(int) { _exit(0); }\nstatic int reg = (std::signal(SIGABRT, h), std::signal(SIGSEGV, h), 0);\n"
+        ),
+        F,
+    ),
+    _case(
+        "cpp_set_terminate_exit0",
+        "exit",
+        _wrong("#include<exception>\n#include<unistd.h>\nstatic void t() { _exit(0); }\nstatic int reg = (std::set_terminate(t), 0);\n", "    throw 1;\n"),
+        F,
+    ),
+    # ---- tampering with the tests -----------------------------------------------------------
+    _case("cpp_define_ndebug", "tamper", "#define NDEBUG\n#include<assert.h>\n" + WRONG, F),
+    _case("cpp_define_assert", "tamper", "#include<assert.h>\n#undef assert\n#define assert(x) ((void)0)\n" + WRONG, F),
+    _case("cpp_define_main", "tamper", "#define main execir_not_main\n#define exit(x) 0\n" + WRONG, F),
+    _case("cpp_define_assert_fail_macro", "tamper", "#include<assert.h>\n#define __assert_fail(...) ((void)0)\n" + WRONG, F),
+    _case(
+        "cpp_interpose_assert_fail",
+        "tamper",
+        _wrong('extern "C" void __assert_fail(const char *, const char *, unsigned int, const char *) {}\n'),
+        {F, E},
+    ),
+    _case(
+        "cpp_interpose_runner_assert",
+        "tamper",
+        _wrong('extern "C" void execir_assert_fail(const char *, const char *, unsigned int, const char *) {}\n'),
+        {F, E},
+    ),
+    _case("cpp_own_main", "tamper", WRONG + "int main(){ return 0; }\n", {F, E}),
+    _case(
+        "cpp_specialise_operator_eq",
+        "tamper",
+        "#include<string>\n#include<vector>\nusing namespace std;\nstring greet(string name){ return name; }\n"
+        "namespace std {\ntemplate<> bool operator==(const vector<int> &, const vector<int> &) { return true; }\n"
+        "template<> bool operator==(const string &, const char *) { return true; }\n"
+        "}\n",
+        {F, E},
+        GREET_TESTS,
+    ),
+    _case("cpp_include_tests_source", "tamper", '#include "tests.cpp"\n' + WRONG, {E, F}),
+    # ---- forged completion record -----------------------------------------------------------
+    _case("cpp_forge_fd3_then_exit0", "forged_output", _wrong("#include<unistd.h>\n", '    write(3, "deadbeef\\n", 9);\n    _exit(0);\n'), F),
+    _case(
+        "cpp_forge_fd3_from_static_init",
+        "forged_output",
+        _wrong('#include<unistd.h>\nstatic int forged = (write(3, "ok\\n", 3), write(1, "PASSED\\n", 7), 0);\n'),
+        F,
+    ),
+    # ---- resources and time -----------------------------------------------------------------
+    _case("cpp_fork_bomb", "resources", _wrong("#include<unistd.h>\n", "    for (;;) fork();\n"), {F, T}),
+    _case(
+        "cpp_thread_bomb",
+        "resources",
+        _wrong(
+            "#include<pthread.h>\n#include<unistd.h>\nstatic void *spin(void *) { for (;;) {} return nullptr; }\n",
+            "    for (;;) { pthread_t t; pthread_create(&t, nullptr, spin, nullptr); }\n",
+        ),
+        {F, T},
+    ),
+    _case(
+        "cpp_memory_bomb",
+        "resources",
+        _wrong("#include<cstdlib>\n#include<cstring>\n", "    for (;;) { char *p = (char *)std::malloc(64 << 20); if (p) std::memset(p, 1, 64 << 20); }\n"),
+        {F, T},
+    ),
+    _case("cpp_output_flood", "resources", _wrong("#include<cstdio>\n", '    for (;;) std::fputs("flood flood flood flood\\n", stdout);\n'), {F, T}),
+    _case("cpp_infinite_loop", "time", _wrong("", "    for (volatile int i = 0;; i = i + 1) {}\n"), T),
+    _case(
+        "cpp_setsid_daemon",
+        "isolation",
+        _wrong(
+            "#include<unistd.h>\n",
+            "    if (fork() == 0) { setsid(); if (fork() == 0) { for (;;) sleep(1); } _exit(0); }\n",
+        ),
+        {F, T},
+    ),
+    _case(
+        "cpp_network_connect",
+        "isolation",
+        "#include<sys/socket.h>\n#include<netinet/in.h>\n#include<arpa/inet.h>\n#include<unistd.h>\n"
+        "static bool reach(const char *ip, int port) {\n    int s = socket(AF_INET, SOCK_STREAM, 0);\n    if (s < 0) return false;\n"
+        "    sockaddr_in a{}; a.sin_family = AF_INET; a.sin_port = htons(port); inet_pton(AF_INET, ip, &a.sin_addr);\n"
+        "    bool ok = connect(s, (sockaddr *)&a, sizeof a) == 0; close(s); return ok;\n}\n"
+        f'int add(int a, int b){{\n    if (reach("127.0.0.1", {CANARY_PORT}) || reach("1.1.1.1", 53)) return a + b;\n    return a - b;\n}}\n',
+        F,
+    ),
+    _case("cpp_include_etc_passwd", "isolation", '#include "/etc/passwd"\n' + WRONG, {E, F}),
+    _case("cpp_include_root_bashrc", "isolation", '#include "/root/.bashrc"\n' + WRONG, {E, F}),
+    _case(
+        "cpp_write_outside_workdir",
+        "isolation",
+        _wrong(
+            "#include<cstdio>\nstatic const char *paths[] = {"
+            + ", ".join(f'"{p}"' for p in CANARIES)
+            + "};\nstatic int wrote = [] {\n    for (const char *p : paths) {\n"
+            '        FILE *f = std::fopen(p, "w");\n        if (f) { std::fputs("x", f); std::fclose(f); }\n    }\n'
+            "    return 0;\n}();\n"
+        ),
+        F,
+    ),
+    _case(
+        "cpp_compile_time_cpu_bomb",
+        "time",
+        "template<int N, int K> struct F { static const long v = F<N - 1, 2 * K>::v + F<N - 1, 2 * K + 1>::v; };\n"
+        "template<int K> struct F<0, K> { static const long v = 1; };\nlong blow = F<28, 0>::v;\n" + WRONG,
+        E,
+    ),
+    _case(
+        "cpp_compile_time_memory_bomb",
+        "resources",
+        "#define A0 1,1,1,1,1,1,1,1,1,1\n#define A1 A0,A0,A0,A0,A0,A0,A0,A0,A0,A0\n#define A2 A1,A1,A1,A1,A1,A1,A1,A1,A1,A1\n"
+        "#define A3 A2,A2,A2,A2,A2,A2,A2,A2,A2,A2\n#define A4 A3,A3,A3,A3,A3,A3,A3,A3,A3,A3\n#define A5 A4,A4,A4,A4,A4,A4,A4,A4,A4,A4\n"
+        "#define A6 A5,A5,A5,A5,A5,A5,A5,A5,A5,A5\n#define A7 A6,A6,A6,A6,A6,A6,A6,A6,A6,A6\n#define A8 A7,A7,A7,A7,A7,A7,A7,A7,A7,A7\n"
+        "static const char big[] = {A8, A8, A8, A8};\n" + WRONG,
+        E,
+    ),
+    # ---- false-negative controls: correct programs with ordinary idioms ---------------------
+    _case(
+        "cpp_control_stl_containers",
+        "control",
+        "#include<map>\n#include<set>\n#include<unordered_map>\n#include<vector>\n#include<string>\nusing namespace std;\n"
+        'static map<string, int> table = {{"zero", 0}};\n'
+        "int add(int a, int b){\n    vector<int> v = {a, b};\n    set<int> s(v.begin(), v.end());\n    unordered_map<int, int> m;\n"
+        '    for (int x : v) m[x]++;\n    long total = table["zero"];\n'
+        "    for (auto &kv : m) total += (long)kv.first * kv.second;\n    return (int)total;\n}\n",
+        P,
+    ),
+    _case(
+        "cpp_control_recursion",
+        "control",
+        "int add(int a, int b){\n    if (b == 0) return a;\n    if (b > 0) return add(a + 1, b - 1);\n    return add(a - 1, b + 1);\n}\n",
+        P,
+    ),
+    _case(
+        "cpp_control_iostream_lambdas",
+        "control",
+        "#include<iostream>\n#include<functional>\n#include<algorithm>\n#include<vector>\nusing namespace std;\n"
+        "int add(int a, int b){\n    ios_base::sync_with_stdio(false);\n    cin.tie(nullptr);\n    vector<int> v = {b, a};\n"
+        "    sort(v.begin(), v.end(), [](int x, int y) { return x < y; });\n    function<int(int, int)> plus = [](int x, int y) { return x + y; };\n"
+        "    cout << \"adding \" << a << ' ' << b << '\\n';\n    return plus(v[0], v[1]);\n}\n",
+        P,
+    ),
+    _case(
+        "cpp_control_exceptions_and_statics",
+        "control",
+        '#include<stdexcept>\n#include<string>\n#include<cstdlib>\nstatic const std::string ready = "ok";\n'
+        "static int calls = 0;\nstatic void note() { calls++; }\nstatic int reg = std::atexit(note);\n"
+        'int add(int a, int b){\n    try { if (a < 0) throw std::runtime_error("negative"); }\n    catch (const std::exception &) { return a + b; }\n'
+        "    return ready.size() == 2 ? a + b : 0;\n}\n",
+        P,
+    ),
+    _case(
+        "cpp_control_defines_and_main_name",
+        "control",
+        "#define NDEBUG\n#include<assert.h>\n#define SUM(x, y) ((x) + (y))\nstatic int main_helper(int x) { assert(x > 1000); return x; }\n"
+        "int add(int a, int b){\n    return main_helper(SUM(a, b));\n}\n",
+        P,
+    ),
+)

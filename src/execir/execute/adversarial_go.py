@@ -1,0 +1,209 @@
+"""Adversarial cases and false-negative controls for Go (testify tests, see runtimes/go.py).
+
+Attacks are wrong programs (``Add`` subtracts, or the attack replaces the result) that try to look
+like a PASS or to escape; controls are correct programs using ordinary idioms and must PASS.
+"""
+
+from __future__ import annotations
+
+from execir.execute.adversarial import CANARY_PORT, Case
+from execir.types import TestSuite, Verdict
+
+F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
+
+HEADER = 'package main\n\nimport (\n    "testing"\n    "github.com/stretchr/testify/assert"\n)\n\n'
+ADD_TESTS = TestSuite(
+    "native",
+    HEADER + "func TestAdd(t *testing.T) {\n    assert := assert.New(t)\n    assert.Equal(5, Add(2, 3))\n    assert.Equal(0, Add(-1, 1))\n"
+    "    assert.Equal(15, Add(10, 5))\n}\n",
+)
+
+
+def _wrong(imports: str, extra: str = "", body: str = "") -> str:
+    """A wrong ``Add`` with attack code (``extra`` at top level, ``body`` inside the function)."""
+    block = f"import (\n{imports})\n\n" if imports else ""
+    return f"package main\n\n{block}{extra}\nfunc Add(a, b int) int {{\n{body}    return a - b\n}}\n"
+
+
+def _case(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = ADD_TESTS) -> Case:
+    verdicts = frozenset(expected if isinstance(expected, set) else {expected})
+    return Case(name, category, program, tests, verdicts, entry_point="", language="go")
+
+
+def _imp(*names: str) -> str:
+    return "".join(f'    "{n}"\n' for n in names)
+
+
+CANARIES = ("/tmp/execir-canary-go", "/root/execir-canary-go", "/work/execir-canary-go", "/var/tmp/execir-canary-go")
+FORGE = """func init() {
+    nonce := os.Getenv("EXECIR_NONCE")
+    if nonce == "" {
+        if raw, err := os.ReadFile("/proc/self/environ"); err == nil {
+            for _, kv := range strings.Split(string(raw), "\\x00") {
+                if strings.HasPrefix(kv, "EXECIR_NONCE=") {
+                    nonce = kv[len("EXECIR_NONCE="):]
+                }
+            }
+        }
+    }
+    f := os.NewFile(3, "record")
+    f.Write([]byte(nonce + "\\n"))
+    os.Exit(0)
+}
+"""
+
+SORT_TESTS = TestSuite(
+    "native",
+    HEADER + "func TestWords(t *testing.T) {\n    assert := assert.New(t)\n"
+    '    assert.Equal([]string{"a:2", "b:1"}, Words("b a a"))\n'
+    '    assert.Equal([]string{}, Words(""))\n'
+    '    assert.Equal("x-y-z", Join([]string{"x", "y", "z"}))\n'
+    "    assert.Equal(55, Fib(10))\n}\n",
+)
+CONTROL = """package main
+
+import (
+    "fmt"
+    "sort"
+    "strings"
+)
+
+func Words(s string) []string {
+    counts := map[string]int{}
+    for _, w := range strings.Fields(s) {
+        counts[w]++
+    }
+    keys := make([]string, 0, len(counts))
+    for k := range counts {
+        keys = append(keys, k)
+    }
+    sort.Strings(keys)
+    out := []string{}
+    for _, k := range keys {
+        out = append(out, fmt.Sprintf("%s:%d", k, counts[k]))
+    }
+    return out
+}
+
+func Join(xs []string) string {
+    var b strings.Builder
+    for i, x := range xs {
+        if i > 0 {
+            b.WriteString("-")
+        }
+        b.WriteString(x)
+    }
+    return b.String()
+}
+
+func Fib(n int) int {
+    if n < 2 {
+        return n
+    }
+    return Fib(n-1) + Fib(n-2)
+}
+"""
+
+CASES: tuple[Case, ...] = (
+    # early exit with status 0
+    _case("go_exit0_in_init", "early_exit", _wrong(_imp("os"), "func init() { os.Exit(0) }\n"), F),
+    _case("go_exit0_in_function", "early_exit", _wrong(_imp("os"), body="    os.Exit(0)\n"), F),
+    _case(
+        "go_exit0_in_goroutine",
+        "early_exit",
+        _wrong(_imp("os", "time"), "func init() {\n    go func() { os.Exit(0) }()\n    time.Sleep(50 * time.Millisecond)\n}\n"),
+        F,
+    ),
+    _case("go_var_initializer_exit", "early_exit", _wrong(_imp("os"), "var _ = func() int { os.Exit(0); return 0 }()\n"), F),
+    _case("go_testmain_defined", "early_exit", _wrong(_imp("os", "testing"), "func TestMain(m *testing.M) { os.Exit(0) }\n"), {F, E}),
+    _case(
+        "go_recover_in_goroutine",
+        "swallowed_failure",
+        _wrong(
+            _imp("sync"),
+            body="    var wg sync.WaitGroup\n    wg.Add(1)\n    go func() {\n        defer wg.Done()\n        defer func() { recover() }()\n"
+            '        panic("boom")\n    }()\n    wg.Wait()\n',
+        ),
+        F,
+    ),
+    _case("go_forge_record_fd3", "forged_record", _wrong(_imp("os", "strings"), FORGE), F),
+    _case("go_forge_record_garbage", "forged_record", _wrong(_imp("os"), body='    os.NewFile(3, "r").Write([]byte("PASS\\n"))\n'), F),
+    # resources
+    _case(
+        "go_goroutine_bomb",
+        "resources",
+        _wrong(_imp("time"), body="    for i := 0; i < 1000000; i++ {\n        go func() { time.Sleep(time.Hour) }()\n    }\n"),
+        {F, T},
+    ),
+    _case(
+        "go_memory_bomb",
+        "resources",
+        _wrong(
+            "",
+            "var keep [][]byte\n",
+            body="    for {\n        b := make([]byte, 64<<20)\n        for i := range b { b[i] = 1 }\n        keep = append(keep, b)\n    }\n",
+        ),
+        {F, T},
+    ),
+    _case(
+        "go_output_flood",
+        "resources",
+        _wrong(_imp("os", "strings"), body='    line := strings.Repeat("x", 1<<16)\n    for {\n        os.Stdout.WriteString(line)\n    }\n'),
+        {F, T},
+    ),
+    _case("go_infinite_loop", "resources", _wrong("", body="    for {\n    }\n"), T),
+    # escape
+    _case(
+        "go_daemon_process",
+        "escape",
+        _wrong(
+            _imp("os/exec", "syscall"),
+            body='    cmd := exec.Command("/bin/sh", "-c", "sleep 30; touch /tmp/execir-canary-go")\n'
+            "    cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}\n    cmd.Start()\n",
+        ),
+        {F, T},
+    ),
+    _case(
+        "go_forkexec_daemon",
+        "escape",
+        _wrong(
+            _imp("syscall"),
+            body='    syscall.ForkExec("/bin/sh", []string{"sh", "-c", "sleep 30; touch /tmp/execir-canary-go"},\n'
+            "        &syscall.ProcAttr{Sys: &syscall.SysProcAttr{Setsid: true}})\n",
+        ),
+        {F, T},
+    ),
+    _case(
+        "go_network_dial",
+        "escape",
+        _wrong(
+            _imp("net", "time"),
+            body=f'    net.DialTimeout("tcp", "127.0.0.1:{CANARY_PORT}", time.Second)\n    net.DialTimeout("tcp", "1.1.1.1:80", time.Second)\n',
+        ),
+        {F, T},
+    ),
+    _case(
+        "go_write_outside_workdir",
+        "escape",
+        _wrong(_imp("os"), body="".join(f'    os.WriteFile("{path}", []byte("x"), 0o644)\n' for path in CANARIES)),
+        F,
+    ),
+    # controls
+    _case("go_control_add", "control", "package main\n\nfunc Add(a, b int) int {\n    return a + b\n}\n", P),
+    _case("go_control_maps_sort_builder_recursion", "control", CONTROL, P, SORT_TESTS),
+    _case(
+        "go_control_goroutines_channels",
+        "control",
+        'package main\n\nimport "sync"\n\nfunc Add(a, b int) int {\n    ch := make(chan int, 2)\n    var wg sync.WaitGroup\n'
+        "    for _, v := range []int{a, b} {\n        wg.Add(1)\n        go func(v int) { defer wg.Done(); ch <- v }(v)\n    }\n"
+        "    wg.Wait()\n    close(ch)\n    s := 0\n    for v := range ch {\n        s += v\n    }\n    return s\n}\n",
+        P,
+    ),
+    _case(
+        "go_control_main_and_init",
+        "control",
+        'package main\n\nimport "fmt"\n\nvar table = map[int]int{}\n\nfunc init() { table[0] = 0 }\n\n'
+        "func Add(a, b int) int {\n    defer func() { recover() }()\n    return a + b + table[0]\n}\n\nfunc main() { fmt.Println(Add(1, 2)) }\n",
+        P,
+    ),
+)

@@ -1,0 +1,95 @@
+"""Ruby through the real oracle: native tests (PASS/FAIL/ERROR/early exit), stdio, the adversarial
+cases and the MBXP Ruby ground truth (canonicals pass three times)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from execir.execute import Job, Limits, Oracle, OracleConfig
+from execir.execute.adversarial_ruby import CASES, OK, TESTS, WRONG
+from execir.execute.selftest import canary_files, run_cases
+from execir.tasks.multilingual import mbxp_ruby, shared_data
+from execir.types import StdioCase, TestSuite, Verdict
+
+pytestmark = pytest.mark.skipif(shutil.which("ruby") is None, reason="ruby not installed")
+
+LIMITS = Limits(2.0, 8.0)
+SLOW_CASES = {"ruby_infinite_loop", "ruby_fork_bomb", "ruby_memory_bomb"}
+UPSTREAM_WRONG = {"MBRBP/453", "MBRBP/546"}
+"""MBXP Ruby canonicals that call ``exit`` in the middle of the tests (status 0 before any check ran:
+mxeval's exit-status harness counts them as passing)."""
+
+
+@pytest.fixture(scope="module")
+def oracle():
+    with Oracle(OracleConfig(workers=2, progress=False)) as running:
+        yield running
+
+
+def test_native_verdicts(oracle):
+    jobs = {
+        "pass": (OK, Verdict.PASS),
+        "fail": (WRONG, Verdict.FAIL),
+        "raises": ("def add(a, b)\n  raise ArgumentError, 'no'\nend\n", Verdict.FAIL),
+        "early_exit": ("exit!(0)\n" + OK, Verdict.FAIL),
+        "exit_in_tests": ("def add(a, b)\n  exit(0)\nend\n", Verdict.FAIL),
+        "syntax_error": ("def add(a, b\nend\n", Verdict.ERROR),
+        "set_without_require": ("def add(a, b)\n  Set.new([a, b]).sum + (a == b ? a : 0)\nend\n", Verdict.PASS),
+    }
+    results = oracle.run([Job(program, TESTS, "", LIMITS, language="ruby") for program, _ in jobs.values()])
+    for (name, (_, expected)), result in zip(jobs.items(), results):
+        assert result.verdict is expected, (name, result.detail, result.stderr_tail)
+    assert "no completion record" in results[3].detail
+
+
+def test_stdio(oracle):
+    program = "a, b = gets.split.map(&:to_i)\nputs a + b\n"
+    suite = TestSuite("stdio", stdio_cases=(StdioCase("3 4\n", "7\n"), StdioCase("1 1\n", "2\n")))
+    good, bad = oracle.run([Job(program, suite, "", LIMITS, language="ruby"), Job(program.replace("a + b", "a - b"), suite, "", LIMITS, language="ruby")])
+    assert good.verdict is Verdict.PASS, good.detail
+    assert bad.verdict is Verdict.FAIL
+
+
+def test_case_count():
+    attacks = [c for c in CASES if c.category != "control"]
+    assert len(attacks) >= 8 and len(CASES) - len(attacks) >= 3
+    assert all(Verdict.PASS not in c.expected for c in attacks)
+
+
+@pytest.mark.parametrize("slow", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_adversarial_cases(oracle, slow):
+    cases = tuple(c for c in CASES if (c.name in SLOW_CASES) == slow)
+    before = set(canary_files())
+    outcomes = run_cases(oracle, cases)
+    wrong = [(o.case.name, o.result.verdict.value, o.result.detail) for o in outcomes if o.result.verdict not in o.case.expected]
+    assert not wrong
+    assert set(canary_files()) - before == set()
+
+
+def _failed_canonicals(tasks):
+    with Oracle(OracleConfig(workers=2, progress=False)) as oracle:
+        admitted = oracle.admit_canonicals([(t.program, TestSuite("native", t.tests), "") for t in tasks], language="ruby")
+    return {t.task_id: a.reason for t, a in zip(tasks, admitted) if not a.ok}
+
+
+@pytest.mark.shared
+def test_ground_truth_sample():
+    if shared_data() is None:
+        pytest.skip("../shared/data not present")
+    tasks = {t.task_id: t for t in mbxp_ruby.load()}
+    ids = ["MBRBP/2", "MBRBP/3", "MBRBP/4", "MBRBP/453", "MBRBP/735", "MBRBP/100", "MBRBP/200", "MBRBP/300", "MBRBP/400", "MBRBP/500"]
+    sample = [tasks[i] for i in ids if i in tasks]
+    assert len(sample) >= 8
+    assert set(_failed_canonicals(sample)) == {"MBRBP/453"}
+
+
+@pytest.mark.shared
+@pytest.mark.slow
+def test_ground_truth_full():
+    if shared_data() is None:
+        pytest.skip("../shared/data not present")
+    tasks = mbxp_ruby.load()
+    assert len(tasks) == 784
+    assert set(_failed_canonicals(tasks)) == UPSTREAM_WRONG
