@@ -50,6 +50,7 @@ SLOW = {
     "ruby_infinite_loop",
     "ruby_fork_bomb",
     "ruby_memory_bomb",
+    "java_infinite_loop",
 } | SLOW_STDIO
 FAST_CASES = tuple(c for c in CASES if c.name not in SLOW)
 SLOW_CASES = tuple(c for c in CASES if c.name in SLOW)

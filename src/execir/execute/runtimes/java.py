@@ -1,7 +1,492 @@
-"""java: not implemented yet."""
+"""Java (OpenJDK 17, Debian ``default-jdk-headless``): HumanEval-X style tests (``public class Main``
+whose ``main`` checks a ``class Solution`` and throws on failure).
+
+Layout of a native run (one work dir, one ``javac`` then one ``java``):
+
+* ``Solution.java``: the candidate's program, verbatim (unnamed package, as in HumanEval-X).
+* ``Main.java``: the tests in their own compilation unit, so the candidate cannot redefine ``Main``
+  (a ``class Main`` of its own is a duplicate class: ERROR). Every call on a ``Solution`` variable
+  (``s.method(...)``) is wrapped in ``execirValue(...)`` (:data:`BOUNDARY`, statically imported): the
+  value crosses into the tests as a fresh copy built by trusted code from JDK value classes
+  (``ArrayList``, ``LinkedHashMap``, ``Optional``, ``String``, boxed primitives, ``BigInteger``...),
+  so an object of the candidate's own class (``equals``/``hashCode``/``iterator`` overridden, a
+  ``TreeSet`` with a comparator that says everything is equal, a list a background thread keeps
+  changing) never reaches the tests' comparisons. A value of any other class is an
+  ``AssertionError``.
+* ``execir/Runner.class`` and ``execir/Boundary.class`` (package ``execir``, so no candidate type
+  can shadow or obscure a name in them), compiled once on the host by trusted code
+  (:func:`trusted_classes`) and written into the work dir as bytes: ``java`` starts at the runner,
+  never at ``Main``. The runner takes the run's nonce out of reach (see below), checks that the
+  compiled tests link to no class of the candidate's file except ``Solution`` (a candidate's
+  top-level ``class Arrays``/``AssertionError``/``Objects``, or a class named ``java``, shadows or
+  obscures the JDK names the tests use *at compile time*; the constant pools of ``Main.class`` and
+  its nested classes show it), loads the tests' classes and the boundary (so a candidate that
+  rewrites their class files at run time changes nothing), then calls ``Main.main`` by reflection.
+  Only when it returns does the runner flush stdout/stderr, write the nonce to fd 3 and
+  ``halt(0)``; on any throwable it prints the trace and ``halt(1)``. ``halt`` skips shutdown hooks:
+  a candidate's hook never runs on the PASS path, and a hook (or ``System.exit(0)`` from a static
+  initializer or a thread, ``halt(0)``) that ends the JVM before the tests return leaves no record:
+  FAIL. ``-Djava.security.manager=disallow``: no ``SecurityManager`` can veto the runner's exit.
+  The runner keeps no mutable static state for reflection to change.
+* fd 3 is the sandbox's socket (``/proc/self/fd/3`` cannot be opened for a socket): the runner
+  builds a ``FileDescriptor`` for it through ``sun.misc.Unsafe`` (the JDK's ``jdk.unsupported``
+  module; no ``--add-opens``).
+
+The nonce: ``java`` is started by ``/bin/sh``, which writes ``$EXECIR_NONCE`` to ``.execir-nonce``,
+unsets it and ``exec``\\ s the JVM, so neither ``System.getenv`` nor ``/proc/self/environ`` shows
+it; the runner reads and deletes that file before any class of the candidate is loaded (the
+candidate's ``static {}`` runs when ``Main`` first touches ``Solution``).
+
+Tests without ``import`` lines of their own (HumanEval-X's rely on the prompt's) get
+:data:`DEFAULT_IMPORTS`.
+
+What this in-process protocol cannot stop: a program written to forge the record. The candidate runs
+in the tests' JVM; with ``sun.misc.Unsafe`` or ``/proc/self/mem`` it can find the nonce in the
+runner's heap or stack, write it to fd 3 and halt(0). Nor does the boundary see values the tests
+read back from their *own* objects after passing them to the candidate (a list argument the
+candidate fills with its own objects and the test then compares, ``expected.equals(result)`` with
+``expected`` handed to the candidate first), nor state the tests keep in static fields of ``Main``
+(same unnamed module as the candidate: ``setAccessible`` works on it); HumanEval-X tests compare
+return values held in local variables only. It stops
+the accidental and the naive: early exits, hooks, threads, ``Object``-method overrides on returned
+values, shadowing JDK classes, reflection on the tests (``Main`` has no state to change; the JDK's
+``java.base`` is not open to reflection), forged records without the nonce.
+
+Speed: both JVMs run with class data sharing, C1 only (``TieredStopAtLevel=1``), the serial GC and
+no perf-data file; ``javac`` without annotation processing. ``-Xmx`` is fixed (:data:`HEAP_MB`):
+the plan does not see the job's ``memory_mb``; keep ``memory_mb`` >= 384 for Java jobs (a smaller
+one ends a large heap at the cgroup's memory kill instead of an ``OutOfMemoryError``; both FAIL).
+"""
 
 from __future__ import annotations
 
-from execir.execute.runtimes.base import Runtime
+import functools
+import re
+import subprocess
+import tempfile
+from pathlib import Path
 
-RUNTIME = Runtime("java", (), ())
+from execir.errors import ExecIRError
+from execir.execute.runtimes.base import Plan, Profile, Runtime, Toolchain
+
+HEAP_MB = 256
+"""Java heap of the run (``-Xmx``); metaspace, code cache and thread stacks come on top (~40 MiB)."""
+COMPILE_HEAP_MB = 384
+JVM_FLAGS = (
+    "-Xshare:auto",
+    "-XX:TieredStopAtLevel=1",
+    "-XX:+UseSerialGC",
+    "-XX:-UsePerfData",
+    "-XX:+DisableAttachMechanism",
+    "-Xlog:disable",
+    "-Xlog:all=warning:stderr",
+    "-Dfile.encoding=UTF-8",
+    "-Dsun.stdout.encoding=UTF-8",
+    "-Dsun.stderr.encoding=UTF-8",
+    "-Djava.security.manager=disallow",
+)
+"""Flags of every JVM (``javac`` gets them as ``-J...``). JVM warnings go to stderr, never stdout."""
+RUN_FLAGS = (*JVM_FLAGS, f"-Xmx{HEAP_MB}m", "-XX:MaxMetaspaceSize=128m", "-XX:ReservedCodeCacheSize=32m")
+JAVAC_FLAGS = ("-encoding", "UTF-8", "-proc:none", "-implicit:none", "-nowarn", "-g:source,lines", "-Xmaxerrs", "20", "-cp", ".", "-d", ".")
+ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+NONCE_FILE = ".execir-nonce"
+HIDE_NONCE = f'printf "%s\\n" "$EXECIR_NONCE" > {NONCE_FILE} && unset EXECIR_NONCE && exec "$0" "$@"'
+"""``sh -c`` script that moves the nonce from the environment into a file the runner deletes."""
+
+BOUNDARY = r"""package execir;
+
+import java.lang.reflect.Array;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.AbstractMap;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/** Values from the candidate, copied into JDK value classes before the tests compare them. */
+public final class Boundary {
+    private Boundary() {}
+
+    public static int execirValue(int v) { return v; }
+    public static long execirValue(long v) { return v; }
+    public static double execirValue(double v) { return v; }
+    public static float execirValue(float v) { return v; }
+    public static boolean execirValue(boolean v) { return v; }
+    public static char execirValue(char v) { return v; }
+    public static short execirValue(short v) { return v; }
+    public static byte execirValue(byte v) { return v; }
+
+    @SuppressWarnings("unchecked")
+    public static <T> T execirValue(T v) { return (T) copy(v, 0); }
+
+    private static final Set<Class<?>> LEAVES = Set.of(String.class, Integer.class, Long.class, Double.class, Float.class,
+            Short.class, Byte.class, Character.class, Boolean.class, BigInteger.class, BigDecimal.class,
+            OptionalInt.class, OptionalLong.class, OptionalDouble.class);
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object copy(Object v, int depth) {
+        if (v == null) return null;
+        if (depth > 100) throw new AssertionError("execir: value nested too deeply");
+        Class<?> c = v.getClass();
+        if (LEAVES.contains(c)) return v;
+        if (c.isEnum() && c.getClassLoader() == null) return v;
+        if (c.isArray()) {
+            int n = Array.getLength(v);
+            Class<?> component = c.getComponentType();
+            Object out = Array.newInstance(component, n);
+            if (component.isPrimitive()) {
+                System.arraycopy(v, 0, out, 0, n);
+            } else {
+                for (int i = 0; i < n; i++) {
+                    try {
+                        Array.set(out, i, copy(Array.get(v, i), depth + 1));
+                    } catch (IllegalArgumentException e) {
+                        throw new AssertionError("execir: array element of class " + Array.get(v, i).getClass().getName());
+                    }
+                }
+            }
+            return out;
+        }
+        if (c == Optional.class) {
+            Optional<?> o = (Optional<?>) v;
+            return o.isPresent() ? Optional.of(copy(o.get(), depth + 1)) : Optional.empty();
+        }
+        if (c == StringBuilder.class) return new StringBuilder(v.toString());
+        if (v instanceof List) {
+            List out = c == LinkedList.class ? new LinkedList() : new ArrayList();
+            for (Object e : (List<?>) v) out.add(copy(e, depth + 1));
+            return out;
+        }
+        if (v instanceof Set) {
+            Set out = c == TreeSet.class && ((TreeSet<?>) v).comparator() == null ? new TreeSet() : new LinkedHashSet();
+            for (Object e : (Set<?>) v) out.add(copy(e, depth + 1));
+            return out;
+        }
+        if (v instanceof Map) {
+            Map out = c == TreeMap.class && ((TreeMap<?, ?>) v).comparator() == null ? new TreeMap() : new LinkedHashMap();
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) out.put(copy(e.getKey(), depth + 1), copy(e.getValue(), depth + 1));
+            return out;
+        }
+        if (v instanceof Map.Entry) {
+            Map.Entry<?, ?> e = (Map.Entry<?, ?>) v;
+            return new AbstractMap.SimpleImmutableEntry(copy(e.getKey(), depth + 1), copy(e.getValue(), depth + 1));
+        }
+        if (v instanceof Deque) {
+            Deque out = new ArrayDeque();
+            for (Object e : (Deque<?>) v) out.add(copy(e, depth + 1));
+            return out;
+        }
+        if (v instanceof Collection) {
+            List out = new ArrayList();
+            for (Object e : (Collection<?>) v) out.add(copy(e, depth + 1));
+            return out;
+        }
+        throw new AssertionError("execir: the candidate returned a value of class " + c.getName() + ", which the tests cannot compare safely");
+    }
+}
+"""
+"""The trusted copy of every value a ``Solution`` call returns to the tests."""
+
+RUNNER = r"""package execir;
+
+import java.io.DataInputStream;
+import java.io.File;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Starts the tests (args: the tests' top-level class names), and writes the run's nonce to fd 3 only when they return. */
+public final class Runner {
+    private static final Pattern DESCRIPTOR = Pattern.compile("L([A-Za-z0-9_$]+);");
+
+    private Runner() {}
+
+    public static void main(String[] args) {
+        int status = 1;
+        try {
+            String[] testClasses = args.clone();
+            Path file = Paths.get("@NONCE_FILE@");
+            byte[] nonce = Files.readAllBytes(file);
+            Files.delete(file);
+            if (nonce.length < 2) throw new IllegalStateException("execir: no nonce");
+            ClassLoader loader = Runner.class.getClassLoader();
+            for (String name : checkLinks(testClasses)) Class.forName(name, false, loader);
+            Class.forName("execir.Boundary", true, loader);
+            Class<?> tests = Class.forName("Main", false, loader);
+            Method main = tests.getMethod("main", String[].class);
+            if (!Modifier.isStatic(main.getModifiers())) throw new IllegalStateException("execir: Main.main is not static");
+            try {
+                main.invoke(null, (Object) new String[0]);
+            } catch (InvocationTargetException e) {
+                throw e.getCause() == null ? e : e.getCause();
+            }
+            System.out.flush();
+            System.err.flush();
+            FileOutputStream record = new FileOutputStream(fd(3));
+            record.write(nonce);
+            record.flush();
+            status = 0;
+        } catch (Throwable t) {
+            try {
+                System.out.flush();
+                t.printStackTrace();
+                System.err.flush();
+            } catch (Throwable ignored) {
+                // the report is best effort; the status says FAIL
+            }
+        } finally {
+            Runtime.getRuntime().halt(status);
+        }
+    }
+
+    /** A FileDescriptor for an inherited fd (no public constructor takes an int). */
+    private static FileDescriptor fd(int number) throws ReflectiveOperationException {
+        Field theUnsafe = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+        theUnsafe.setAccessible(true);
+        sun.misc.Unsafe unsafe = (sun.misc.Unsafe) theUnsafe.get(null);
+        FileDescriptor descriptor = new FileDescriptor();
+        unsafe.putInt(descriptor, unsafe.objectFieldOffset(FileDescriptor.class.getDeclaredField("fd")), number);
+        return descriptor;
+    }
+
+    private static boolean ours(String name, String[] testClasses) {
+        if (name.equals("Solution") || name.startsWith("Solution$")) return true;
+        for (String test : testClasses) {
+            if (name.equals(test) || name.startsWith(test + "$")) return true;
+        }
+        return false;
+    }
+
+    /** The compiled tests may link to the JDK, to themselves and to Solution: a link to any other class
+     *  of the work dir means the candidate's file shadowed a JDK name the tests use. */
+    private static List<String> checkLinks(String[] testClasses) throws IOException {
+        List<File> files = new ArrayList<>();
+        String[] names = new File(".").list();
+        if (names == null) throw new IOException("execir: cannot list the work dir");
+        for (String name : names) {
+            if (!name.endsWith(".class")) continue;
+            String binary = name.substring(0, name.length() - 6);
+            for (String test : testClasses) {
+                if (binary.equals(test) || binary.startsWith(test + "$")) files.add(new File(name));
+            }
+        }
+        List<String> loaded = new ArrayList<>();
+        for (File file : files) {
+            String binary = file.getName().substring(0, file.getName().length() - 6);
+            loaded.add(binary);
+            for (String linked : links(file)) {
+                if (linked.indexOf('/') < 0 && !ours(linked, testClasses) && new File(linked + ".class").exists()) {
+                    throw new AssertionError("execir: the tests link to " + linked + ", a class of the candidate's file (it shadows a name the tests use)");
+                }
+            }
+        }
+        return loaded;
+    }
+
+    private static Set<String> links(File file) throws IOException {
+        Set<String> found = new HashSet<>();
+        try (DataInputStream in = new DataInputStream(new FileInputStream(file))) {
+            if (in.readInt() != 0xCAFEBABE) throw new IOException("execir: not a class file: " + file);
+            in.readUnsignedShort();
+            in.readUnsignedShort();
+            int count = in.readUnsignedShort();
+            String[] utf8 = new String[count];
+            List<Integer> classes = new ArrayList<>();
+            for (int i = 1; i < count; i++) {
+                int tag = in.readUnsignedByte();
+                switch (tag) {
+                    case 1: utf8[i] = in.readUTF(); break;
+                    case 7: classes.add(in.readUnsignedShort()); break;
+                    case 3: case 4: in.readInt(); break;
+                    case 5: case 6: in.readLong(); i++; break;
+                    case 8: case 16: case 19: case 20: in.readUnsignedShort(); break;
+                    case 9: case 10: case 11: case 12: case 17: case 18: in.readInt(); break;
+                    case 15: in.readUnsignedByte(); in.readUnsignedShort(); break;
+                    default: throw new IOException("execir: unknown constant tag " + tag + " in " + file);
+                }
+            }
+            for (int index : classes) {
+                String name = index < count && utf8[index] != null ? utf8[index] : "";
+                found.add(name.startsWith("[") ? "" : name);
+            }
+            for (String text : utf8) {
+                if (text == null) continue;
+                Matcher m = DESCRIPTOR.matcher(text);
+                while (m.find()) found.add(m.group(1));
+            }
+        }
+        return found;
+    }
+}
+"""
+"""The trusted main class of a native run."""
+
+IMPORT_BOUNDARY = "import static execir.Boundary.execirValue;\n"
+DEFAULT_IMPORTS = "".join(
+    f"import {package}.*;\n" for package in ("java.util", "java.lang", "java.util.function", "java.util.stream", "java.math", "java.security")
+)
+"""Imports of tests that have none of their own (HumanEval-X's ``test`` relies on the prompt's:
+``java.util.*``, ``java.lang.*``, ``Collectors``, ``BigInteger``, ``java.security.*`` for Java/162's
+``NoSuchAlgorithmException``; no simple name of these packages clashes)."""
+_IMPORT_LINE = re.compile(r"^\s*import\s", re.M)
+_TOP_LEVEL = re.compile(r"^(?:(?:public|final|abstract|static|sealed|non-sealed|strictfp)\s+)*(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)", re.M)
+_SOLUTION_VAR = re.compile(r"\bSolution\s+([A-Za-z_$][\w$]*)\s*=")
+_PUBLIC_CLASS = re.compile(r"^\s*public\s+(?:(?:final|abstract|strictfp)\s+)*(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)", re.M)
+
+
+def _code_mask(source: str) -> list[bool]:
+    """For each character: is it code (not inside a comment, string, text block or char literal)?"""
+    mask = [True] * len(source)
+    i, n = 0, len(source)
+    while i < n:
+        two = source[i : i + 2]
+        if two == "//":
+            end = source.find("\n", i)
+            end = n if end < 0 else end
+        elif two == "/*":
+            end = source.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+        elif source.startswith('"""', i):
+            end = source.find('"""', i + 3)
+            end = n if end < 0 else end + 3
+        elif source[i] in "\"'":
+            quote, end = source[i], i + 1
+            while end < n and source[end] != quote and source[end] != "\n":
+                end += 2 if source[end] == "\\" else 1
+            end = min(n, end + 1)
+        else:
+            i += 1
+            continue
+        for k in range(i, end):
+            mask[k] = False
+        i = end
+    return mask
+
+
+def wrap_solution_calls(tests: str) -> str:
+    """``s.f(x)`` -> ``execirValue(s.f(x))`` for every variable ``s`` declared as ``Solution`` and for
+    ``new Solution().f(x)``, outside comments and literals. A call that is a whole expression
+    statement (possibly ``void``) is left alone: its value does not reach the tests."""
+    mask = _code_mask(tests)
+    names = {m.group(1) for m in _SOLUTION_VAR.finditer(tests) if mask[m.start()]}
+    receivers = [re.escape(v) for v in sorted(names)] + [r"new\s+Solution\s*\(\s*\)"]
+    call = re.compile(r"(?<![\w$.])(?:" + "|".join(receivers) + r")\s*\.\s*[A-Za-z_$][\w$]*\s*\(")
+    inserts: list[tuple[int, str]] = []
+    for m in call.finditer(tests):
+        if not mask[m.start()]:
+            continue
+        depth, k = 0, m.end() - 1
+        while k < len(tests):
+            if mask[k]:
+                if tests[k] == "(":
+                    depth += 1
+                elif tests[k] == ")":
+                    depth -= 1
+                    if depth == 0:
+                        break
+            k += 1
+        if k >= len(tests):
+            continue
+        j = m.start() - 1
+        while j >= 0 and (not mask[j] or tests[j].isspace()):
+            j -= 1
+        if (j < 0 or tests[j] in ";{}") and tests[k + 1 :].lstrip().startswith(";"):
+            continue
+        inserts += [(m.start(), "execirValue("), (k + 1, ")")]
+    out = tests
+    for position, text in sorted(inserts, key=lambda item: item[0], reverse=True):
+        out = out[:position] + text + out[position:]
+    return out
+
+
+def declared_classes(tests: str) -> list[str]:
+    """Top-level type names the tests declare (``Main`` first)."""
+    mask = _code_mask(tests)
+    names = [m.group(1) for m in _TOP_LEVEL.finditer(tests) if mask[m.start()]]
+    return ["Main", *sorted(set(names) - {"Main"})]
+
+
+@functools.lru_cache(maxsize=4)
+def trusted_classes(javac: str) -> dict[str, str]:
+    """``execir/Runner.class`` and ``execir/Boundary.class`` compiled once on the host (trusted code),
+    as text that the sandbox driver writes back byte for byte (``surrogateescape``)."""
+    with tempfile.TemporaryDirectory(prefix="execir-java-") as tmp:
+        root = Path(tmp)
+        (root / "execir").mkdir()
+        sources = {"execir/Runner.java": RUNNER.replace("@NONCE_FILE@", NONCE_FILE), "execir/Boundary.java": BOUNDARY}
+        for name, text in sources.items():
+            (root / name).write_text(text, encoding="utf-8")
+        flags = [flag for flag in JAVAC_FLAGS if flag != "-nowarn"]
+        done = subprocess.run([javac, "-XDignore.symbol.file", *flags, *sources], cwd=root, capture_output=True, text=True, timeout=300)
+        if done.returncode != 0:
+            raise ExecIRError(f"java: the trusted runner does not compile: {done.stdout}{done.stderr}")
+        found = sorted(path.relative_to(root).as_posix() for path in (root / "execir").glob("*.class"))
+        return {name: (root / name).read_bytes().decode("utf-8", "surrogateescape") for name in found}
+
+
+def main_class(program: str) -> str:
+    """The class a stdio program starts at: its public top-level class, else ``Main``."""
+    mask = _code_mask(program)
+    for m in _PUBLIC_CLASS.finditer(program):
+        if mask[m.start(1)]:
+            return m.group(1)
+    return "Main"
+
+
+class JavaRuntime(Runtime):
+    def discover(self) -> Toolchain:
+        paths = self.require("javac", "java", "sh")
+        return Toolchain(self.name, self.version_of([paths["java"], "-version"]), paths)
+
+    def _compile(self, toolchain: Toolchain, *sources: str) -> tuple[str, ...]:
+        jvm = tuple(f"-J{flag}" for flag in (*JVM_FLAGS, f"-Xmx{COMPILE_HEAP_MB}m"))
+        return (toolchain.paths["javac"], *jvm, *JAVAC_FLAGS, *sources)
+
+    def native_plan(self, toolchain: Toolchain, program: str, tests: str) -> Plan:
+        mask = _code_mask(tests)
+        own = any(mask[m.end() - 1] for m in _IMPORT_LINE.finditer(tests))
+        files = {"Solution.java": program, "Main.java": IMPORT_BOUNDARY + ("" if own else DEFAULT_IMPORTS) + wrap_solution_calls(tests)}
+        compile_ = self._compile(toolchain, *files)
+        files.update(trusted_classes(toolchain.paths["javac"]))
+        run = (toolchain.paths["sh"], "-c", HIDE_NONCE, toolchain.paths["java"], *RUN_FLAGS, "-cp", ".", "execir.Runner", *declared_classes(tests))
+        return Plan(files, run, compile_, dict(ENV))
+
+    def stdio_plan(self, toolchain: Toolchain, program: str) -> Plan:
+        name = main_class(program)
+        run = (toolchain.paths["java"], *RUN_FLAGS, "-cp", ".", name)
+        return Plan({f"{name}.java": program}, run, self._compile(toolchain, f"{name}.java"), dict(ENV))
+
+
+RUNTIME = JavaRuntime(
+    "java",
+    (".java",),
+    ("default-jdk-headless",),
+    Profile(address_space=False, nproc=256, nofile=512, compile_cpu_seconds=30.0, compile_wall_seconds=120.0),
+)

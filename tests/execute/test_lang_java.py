@@ -1,0 +1,154 @@
+"""Java through the real oracle: native tests (PASS/FAIL/ERROR, early exits), stdio, the adversarial
+cases, and HumanEval-X/HumanEvalPack ground truth (canonicals pass, buggy solutions do not)."""
+
+from __future__ import annotations
+
+import pytest
+
+from execir.execute import Job, Limits, Oracle, OracleConfig
+from execir.execute.adversarial_java import ADD_TESTS, CASES, LIST_TESTS, RIGHT_ADD, WRONG_ADD, _solution
+from execir.execute.runtimes import runtime
+from execir.execute.runtimes.base import ToolchainMissing
+from execir.execute.runtimes.java import declared_classes, main_class, wrap_solution_calls
+from execir.execute.selftest import LIMITS, run_cases
+from execir.tasks.multilingual import shared_data
+from execir.types import StdioCase, TestSuite, Verdict
+
+try:
+    runtime("java").discover()
+except ToolchainMissing as exc:  # pragma: no cover - the Makefile installs the JDK
+    pytest.skip(str(exc), allow_module_level=True)
+
+JAVA = Limits(cpu_seconds=2.0, wall_seconds=8.0, memory_mb=512)
+
+
+def _verdicts(oracle: Oracle, programs: list[str], tests: TestSuite = ADD_TESTS, limits: Limits = JAVA) -> list[Verdict]:
+    return [r.verdict for r in oracle.run([Job(p, tests, "", limits, language="java") for p in programs])]
+
+
+# ---- plan construction (no sandbox) ------------------------------------------------------------
+def test_solution_calls_are_wrapped_outside_literals_and_statements():
+    tests = (
+        "public class Main {\n"
+        "    public static void main(String[] args) {\n"
+        "        Solution s = new Solution();\n"
+        '        String text = "s.f(1)"; // s.f(2)\n'
+        "        s.reset();\n"
+        "        boolean ok = s.f(s.g(1), ')') == 3 && new Solution().h().equals(List.of());\n"
+        "    }\n"
+        "}\n"
+    )
+    wrapped = wrap_solution_calls(tests)
+    assert '"s.f(1)"; // s.f(2)' in wrapped
+    assert "        s.reset();" in wrapped
+    assert "execirValue(s.f(execirValue(s.g(1)), ')')) == 3" in wrapped
+    assert "execirValue(new Solution().h()).equals" in wrapped
+
+
+def test_class_names():
+    assert main_class("import java.util.*;\npublic class Sum { public static void main(String[] a) {} }\n") == "Sum"
+    assert main_class("class Main { }\n// public class Fake\n") == "Main"
+    assert declared_classes("public class Main { static class Inner {} }\nclass Helper { }\n") == ["Main", "Helper"]
+
+
+# ---- behaviour through the oracle --------------------------------------------------------------
+def test_pass_fail_error_and_early_exit(oracle):
+    programs = [
+        _solution(RIGHT_ADD),
+        _solution(WRONG_ADD),
+        _solution("    public int add(int a, int b) { return a + }\n"),
+        _solution("    static { System.exit(0); }\n" + RIGHT_ADD),
+        _solution("    public int add(int a, int b) { if (a == 10) System.exit(0); return a + b; }\n"),
+        _solution("    public int add(int a, int b) { throw new IllegalStateException(); }\n"),
+    ]
+    assert _verdicts(oracle, programs) == [Verdict.PASS, Verdict.FAIL, Verdict.ERROR, Verdict.FAIL, Verdict.FAIL, Verdict.FAIL]
+
+
+def test_collections_pass_through_the_boundary(oracle):
+    bodies = [
+        "return xs.stream().filter(x -> x % 2 == 0).collect(Collectors.toList());",
+        "return xs.stream().filter(x -> x % 2 == 0).toList();",
+        "List<Integer> o = new ArrayList<>(); for (int x : xs) if (x % 2 == 0) o.add(x); return Collections.unmodifiableList(o);",
+        "return new LinkedList<>(xs.stream().filter(x -> x % 2 == 0).collect(Collectors.toList()));",
+    ]
+    header = "import java.util.*;\nimport java.util.stream.*;\n"
+    programs = [_solution(f"    public List<Integer> evens(List<Integer> xs) {{ {b} }}\n", header=header) for b in bodies]
+    assert _verdicts(oracle, programs, LIST_TESTS) == [Verdict.PASS] * len(bodies)
+
+
+def test_timeout(oracle):
+    program = _solution("    public int add(int a, int b) { long x = 0; while (a < b + 1000) x++; return (int) x; }\n")
+    assert _verdicts(oracle, [program], limits=Limits(cpu_seconds=1.0, wall_seconds=4.0, memory_mb=512)) == [Verdict.TIMEOUT]
+
+
+def test_stdio(oracle):
+    right = (
+        "import java.io.*;\npublic class Main {\n    public static void main(String[] args) throws IOException {\n"
+        "        BufferedReader r = new BufferedReader(new InputStreamReader(System.in));\n"
+        '        String[] p = r.readLine().trim().split(" ");\n'
+        '        System.out.print((Long.parseLong(p[0]) + Long.parseLong(p[1])) + " é\\n");\n'
+        "    }\n}\n"
+    )
+    wrong = right.replace("+ Long.parseLong(p[1])", "- Long.parseLong(p[1])")
+    crash = right.replace("System.out.print(", "System.exit(3); System.out.print(")
+    tests = TestSuite("stdio", stdio_cases=(StdioCase("3 4\n", "7 é\n"), StdioCase("10 20\n", "30 é\n")))
+    assert _verdicts(oracle, [right, wrong, crash, "public class Main {"], tests) == [Verdict.PASS, Verdict.FAIL, Verdict.FAIL, Verdict.ERROR]
+
+
+# ---- adversarial cases ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def adversarial(oracle):
+    return {o.case.name: o for o in run_cases(oracle, CASES)}
+
+
+def test_case_counts():
+    attacks = [c for c in CASES if c.category != "control"]
+    controls = [c for c in CASES if c.category == "control"]
+    assert len(attacks) >= 15 and len(controls) >= 3
+    assert all(Verdict.PASS not in c.expected for c in attacks)
+    assert all(c.expected == frozenset({Verdict.PASS}) for c in controls)
+    assert LIMITS.memory_mb >= 384  # -Xmx256m plus the JVM's own memory fits the selftest's budget
+
+
+@pytest.mark.parametrize("name", [c.name for c in CASES])
+def test_adversarial_case(adversarial, name):
+    outcome = adversarial[name]
+    assert outcome.ok, f"{name}: expected {sorted(v.value for v in outcome.case.expected)}, got {outcome.result.verdict.value}: {outcome.result.detail}"
+
+
+# ---- ground truth over the shared data -----------------------------------------------------------
+def _tasks():
+    from execir.tasks.multilingual.humanevalx_java import load
+
+    data = shared_data()
+    if data is None:
+        pytest.skip("../shared/data is absent")
+    tasks = load(data)
+    assert len(tasks) == 164 and all(t.buggy for t in tasks)
+    return tasks
+
+
+def _ground_truth(tasks, repeats: int) -> tuple[list[str], list[str]]:
+    limits = Limits(cpu_seconds=10.0, wall_seconds=30.0)
+    jobs = [Job(t.program + f"\n// repeat {i}\n", TestSuite("native", t.tests), "", limits, language="java") for i in range(repeats) for t in tasks]
+    jobs += [Job(t.buggy or "", TestSuite("native", t.tests), "", limits, language="java") for t in tasks]
+    with Oracle(OracleConfig(workers=2, progress=False)) as oracle:
+        results = oracle.run(jobs)
+    n = len(tasks)
+    failed = [f"{tasks[i % n].task_id}: {r.verdict.value} {r.detail}" for i, r in enumerate(results[: repeats * n]) if r.verdict is not Verdict.PASS]
+    passed_buggy = [tasks[i].task_id for i, r in enumerate(results[repeats * n :]) if r.verdict is Verdict.PASS]
+    return failed, passed_buggy
+
+
+@pytest.mark.shared
+def test_ground_truth_sample():
+    tasks = _tasks()
+    failed, passed_buggy = _ground_truth(tasks[::17], repeats=1)
+    assert failed == [] and passed_buggy == []
+
+
+@pytest.mark.shared
+@pytest.mark.slow
+def test_ground_truth_full():
+    failed, passed_buggy = _ground_truth(_tasks(), repeats=3)
+    assert failed == [] and passed_buggy == []
