@@ -39,8 +39,9 @@ ENV = {
     "PYTHONDONTWRITEBYTECODE": "1",
     "PYTHONIOENCODING": "utf-8",
 }
-TOOLCHAIN_MOUNTS = ("/etc/alternatives", "/etc/java-17-openjdk", "/etc/ssl/certs", "/var/cache/execir-cpp")
-"""Host directories outside /usr that the Debian toolchains read (bound read-only under bwrap)."""
+TOOLCHAIN_MOUNTS = ("/etc/alternatives", "/etc/java-17-openjdk", "/etc/ssl/certs")
+"""Host directories outside /usr that the Debian toolchains read (bound read-only under bwrap),
+besides each runtime's own ``mounts`` (see :func:`toolchain_mounts`)."""
 GUARANTEES = {
     "bwrap": (
         "own pid, network, ipc, uts, mount and user namespaces; read-only /usr, private tmpfs /tmp and /dev/shm wiped and verified after every run; "
@@ -210,7 +211,7 @@ def _bwrap(py: list[str], interp: Interpreter, ctrl_fd: int, harness: Path, tmp_
     argv += ["--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin"]
     argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(tmp_mb << 20), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
     argv += ["--size", str(tmp_mb << 20), "--tmpfs", "/tmp"]
-    for path in TOOLCHAIN_MOUNTS:  # symlink targets of toolchains under /usr (java, javac)
+    for path in toolchain_mounts():  # symlink targets of toolchains under /usr, trusted caches
         if os.path.isdir(path):
             argv += ["--ro-bind", path, path]
     if not interp.prefix.startswith("/usr/"):
@@ -226,6 +227,15 @@ def _bwrap(py: list[str], interp: Interpreter, ctrl_fd: int, harness: Path, tmp_
         argv += ["--setenv", key, value]
     argv += ["--remount-ro", "/", "--chdir", "/tmp", *py, "/harness/server.py", str(ctrl_fd)]
     return ServerLaunch(argv, {"PATH": "/usr/bin:/bin"}, "/tmp", "pidns", ["/dev/shm"], (ctrl_fd, *fds)), fds
+
+
+def toolchain_mounts() -> tuple[str, ...]:
+    """Every host directory outside /usr a toolchain reads: :data:`TOOLCHAIN_MOUNTS` and the
+    ``mounts`` of each language runtime (e.g. C++'s root-owned precompiled headers)."""
+    from execir.execute.runtimes import LANGUAGES, runtime
+
+    extra = [m for language in LANGUAGES if language != "python" for m in runtime(language).mounts]
+    return tuple(dict.fromkeys((*TOOLCHAIN_MOUNTS, *extra)))
 
 
 def judge_argv(interp: Interpreter, harness: Path, ctrl_fd: int, cpu: int | None) -> list[str]:

@@ -31,7 +31,7 @@ that the tests' ``main`` returned 0 without exiting early.
 Speed: headers dominate compile time (0.32 s of a 0.33 s HumanEval-X compile). Precompiled headers
 for the pre-included prelude (native) and ``<bits/stdc++.h>`` (stdio) are built once by a root
 oracle into :data:`PCH_ROOT` (root-owned, not writable by the slot uids; bound read-only into the
-bwrap sandbox through ``TOOLCHAIN_MOUNTS``) and used only after their ownership is checked. GCC
+bwrap sandbox through this runtime's ``mounts``) and used only after their ownership is checked. GCC
 falls back to the plain header (in the work dir, or the system's) whenever a PCH is absent or
 invalid, so they never change a verdict. The tests' object is cached per text in this process.
 """
