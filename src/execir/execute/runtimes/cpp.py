@@ -21,6 +21,12 @@ or an explicit specialisation of the ``operator==`` the tests call does not chan
 a candidate defining ``main`` or the runner's symbols fails to link (ERROR, as the reference's
 "redefinition of main" does); ``#include "tests.cpp"`` finds no source.
 
+Tests that do not compile on their own (HumanEval-X's "appended after the program" form, relying on
+the program's declarations, as ``execir exec --tests`` may get them) fall back to one translation
+unit compiled in the sandbox: program, then a guard that undoes the candidate's ``NDEBUG``/
+``assert``/``__assert_fail``/``main`` macros and routes ``assert`` to the private failure function,
+then the tests. There the candidate's other macros and overloads can still reach the tests.
+
 What this in-process protocol cannot stop: a program deliberately written against this harness. It
 runs in the tests' process, so it can read ``EXECIR_NONCE`` from its environment and write the
 record itself, read the expected values from its own executable, or interpose libc/libstdc++
@@ -64,6 +70,18 @@ LINK_LIBS = ("-Wl,--as-needed", "-lcrypto")
 """HumanEval-X CPP/162 uses OpenSSL's MD5 (libssl-dev); linked only where referenced."""
 PCH_ROOT = "/var/cache/execir-cpp"
 TESTS_OBJECT = "tests.o"
+SINGLE_UNIT_GUARD = """
+#undef NDEBUG
+#undef assert
+#undef __assert_fail
+#undef main
+#undef exit
+#undef abort
+extern "C" void execir_assert_fail(const char *, const char *, unsigned int, const char *) noexcept __attribute__((noreturn));
+#define __assert_fail execir_assert_fail
+#include <assert.h>
+"""
+"""Between the program and tests given in HumanEval-X's appended form (no prototypes of their own)."""
 
 RUNNER = r"""#include <cstdlib>
 #include <cstring>
@@ -274,12 +292,21 @@ class CppRuntime(Runtime):
         if obj is not None:
             files[TESTS_OBJECT] = obj
             return Plan(files, ("./prog",), tuple(build))
-        # not built here (the tests do not compile, or the host build failed): the same steps in the
-        # sandbox, the tests' source removed before the candidate is compiled
-        files["tests.cpp"] = tests
+        # not built here: the tests do not compile on their own (a test file in HumanEval-X's
+        # "appended after the program" form, without prototypes) or the host build failed. Then
+        # one translation unit in the sandbox: program, a guard that restores ``assert`` and routes
+        # it to the private failure function, then the tests; their ``main`` is renamed in the
+        # object and the runner links in as above. The candidate's macros defined before the guard
+        # are undone by it; what one translation unit cannot stop is stated in the docstring.
+        files["main.cpp"] = program + SINGLE_UNIT_GUARD + tests + "\n"
         files["runner.cpp"] = RUNNER
-        cleanup = [toolchain.paths["rm"], "-f", "tests.cpp", "t.o", "r.o", "c.o"]
-        steps = [*_object_steps(toolchain.paths, "inc"), cleanup, build]
+        gxx = self._gxx(toolchain, NATIVE_FLAGS, "pch-native")
+        steps = [
+            [*gxx, "-I", "inc", "-include", PRELUDE_NAME, "-c", "main.cpp", "-o", "m.o"],
+            [toolchain.paths["objcopy"], "--redefine-sym", "main=execir_tests_main", "m.o"],
+            [*gxx, "-c", "runner.cpp", "-o", "r.o"],
+            [*gxx, "m.o", "r.o", "-o", "prog", *LINK_LIBS],
+        ]
         script = "set -e\n" + "".join(" ".join(shlex.quote(a) for a in step) + "\n" for step in steps)
         return Plan(files, ("./prog",), (toolchain.paths["sh"], "-c", script))
 
