@@ -212,6 +212,8 @@ def _bwrap(py: list[str], interp: Interpreter, ctrl_fd: int, harness: Path, tmp_
     argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(tmp_mb << 20), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
     argv += ["--size", str(tmp_mb << 20), "--tmpfs", "/tmp"]
     for path in toolchain_mounts():  # symlink targets of toolchains under /usr, trusted caches
+        if path.startswith(TRUSTED_CACHES) and is_root():
+            os.makedirs(path, mode=0o755, exist_ok=True)  # bound now, filled (live) at discovery
         if os.path.isdir(path):
             argv += ["--ro-bind", path, path]
     if not interp.prefix.startswith("/usr/"):
@@ -227,6 +229,11 @@ def _bwrap(py: list[str], interp: Interpreter, ctrl_fd: int, harness: Path, tmp_
         argv += ["--setenv", key, value]
     argv += ["--remount-ro", "/", "--chdir", "/tmp", *py, "/harness/server.py", str(ctrl_fd)]
     return ServerLaunch(argv, {"PATH": "/usr/bin:/bin"}, "/tmp", "pidns", ["/dev/shm"], (ctrl_fd, *fds)), fds
+
+
+TRUSTED_CACHES = "/var/cache/execir-"
+"""Root-owned caches the runtimes fill at toolchain discovery (precompiled headers, class-data
+archives); created before the sandbox starts so that its read-only bind shows them once built."""
 
 
 def toolchain_mounts() -> tuple[str, ...]:
