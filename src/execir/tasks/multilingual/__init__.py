@@ -3,6 +3,8 @@ per language turns the public files into :class:`NativeTask` records the oracle 
 
 from __future__ import annotations
 
+import gzip
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +23,13 @@ class NativeTask:
     tests: str
     source: str
     buggy: str | None = None
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    """The records of a JSONL file, plain or gzip-compressed."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
 
 
 def shared_data() -> Path | None:

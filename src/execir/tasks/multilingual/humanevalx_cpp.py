@@ -15,11 +15,9 @@ HumanEval-X's prompt + HumanEvalPack's ``buggy_solution`` and runs against the s
 
 from __future__ import annotations
 
-import gzip
-import json
 from pathlib import Path
 
-from execir.tasks.multilingual import NativeTask, shared_data
+from execir.tasks.multilingual import NativeTask, read_jsonl, shared_data
 
 IMPORT_HELPER = (
     "#include<stdlib.h>",
@@ -113,11 +111,6 @@ def native_tests(prompt: str, test: str) -> str:
     return tests_header(prompt) + "\n" + test
 
 
-def _read_jsonl(path: Path) -> list[dict]:
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
-
 
 def load(root: Path | None = None) -> list[NativeTask]:
     """The 164 tasks (empty when the shared data is absent)."""
@@ -126,9 +119,9 @@ def load(root: Path | None = None) -> list[NativeTask]:
         return []
     buggy: dict[str, str] = {}
     if (root / BUGGY_SOURCE).exists():
-        buggy = {row["task_id"]: row["buggy_solution"] for row in _read_jsonl(root / BUGGY_SOURCE)}
+        buggy = {row["task_id"]: row["buggy_solution"] for row in read_jsonl(root / BUGGY_SOURCE)}
     tasks = []
-    for row in _read_jsonl(root / SOURCE):
+    for row in read_jsonl(root / SOURCE):
         prompt = row["prompt"]
         bug = buggy.get(row["task_id"])
         tasks.append(

@@ -20,12 +20,10 @@ HumanEvalPack Go has the same prompts, imports, tests and canonical solutions as
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
 from pathlib import Path
 
-from execir.tasks.multilingual import NativeTask, shared_data
+from execir.tasks.multilingual import NativeTask, read_jsonl, shared_data
 
 HELPERS = ("math", "strings", "fmt", "strconv", "time", "bytes", "regexp", "sort", "math/rand", "crypto/md5")
 """CodeGeeX's ``IMPORT_HELPER["go"]``."""
@@ -58,20 +56,15 @@ def assemble(record: dict, body: str) -> tuple[str, str]:
     return program, tests
 
 
-def _read(path: Path) -> list[dict]:
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
-
 
 def load(data: Path | None = None) -> list[NativeTask]:
     """The 164 Go tasks, canonical program + tests, with HumanEvalPack's buggy program."""
     root = data or shared_data()
     if root is None:
         return []
-    records = _read(root / "humaneval-x" / "humaneval_go.jsonl.gz")
+    records = read_jsonl(root / "humaneval-x" / "humaneval_go.jsonl.gz")
     pack_path = root / "humanevalpack" / "humanevalpack_go.jsonl"
-    pack = {r["task_id"]: r for r in _read(pack_path)} if pack_path.exists() else {}
+    pack = {r["task_id"]: r for r in read_jsonl(pack_path)} if pack_path.exists() else {}
     tasks = []
     for record in records:
         program, tests = assemble(record, record["canonical_solution"])

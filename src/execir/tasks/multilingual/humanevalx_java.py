@@ -19,11 +19,9 @@ loading: HumanEval-X's tests and canonical bodies must match HumanEvalPack's up 
 
 from __future__ import annotations
 
-import gzip
-import json
 from pathlib import Path
 
-from execir.tasks.multilingual import NativeTask, shared_data
+from execir.tasks.multilingual import NativeTask, read_jsonl, shared_data
 
 SOURCE = "humaneval-x/humaneval_java.jsonl.gz + humanevalpack/humanevalpack_java.jsonl"
 _RENAMES = {"filterIntegers": "filterIntergers"}
@@ -34,11 +32,6 @@ def assemble(record: dict, body: str) -> tuple[str, str]:
     """The program (``prompt + body``) and the tests (``test``) of one record."""
     return record["prompt"] + body, record["test"]
 
-
-def _read(path: Path) -> list[dict]:
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
 
 
 def _unrenamed(text: str) -> str:
@@ -52,9 +45,9 @@ def load(data: Path | None = None) -> list[NativeTask]:
     root = data or shared_data()
     if root is None:
         return []
-    records = _read(root / "humaneval-x" / "humaneval_java.jsonl.gz")
+    records = read_jsonl(root / "humaneval-x" / "humaneval_java.jsonl.gz")
     pack_path = root / "humanevalpack" / "humanevalpack_java.jsonl"
-    pack = {r["task_id"]: r for r in _read(pack_path)} if pack_path.exists() else {}
+    pack = {r["task_id"]: r for r in read_jsonl(pack_path)} if pack_path.exists() else {}
     tasks = []
     for record in records:
         program, tests = assemble(record, record["canonical_solution"])

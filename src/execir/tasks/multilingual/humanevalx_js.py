@@ -17,11 +17,9 @@ tests of JS/33, /113, /120 and /154. HumanEvalPack differs from it in four tasks
 
 from __future__ import annotations
 
-import gzip
-import json
 from pathlib import Path
 
-from execir.tasks.multilingual import NativeTask, shared_data
+from execir.tasks.multilingual import NativeTask, read_jsonl, shared_data
 
 SOURCE = "humaneval-x"
 
@@ -44,10 +42,8 @@ def load(root: Path | None = None) -> list[NativeTask]:
     data = root or shared_data()
     if data is None:
         raise FileNotFoundError("../shared/data not found beside the checkout")
-    with gzip.open(data / "humaneval-x" / "humaneval_js.jsonl.gz", "rt", encoding="utf-8") as handle:
-        records = [json.loads(line) for line in handle if line.strip()]
-    with open(data / "humanevalpack" / "humanevalpack_js.jsonl", encoding="utf-8") as handle:
-        pack = {r["task_id"]: r for r in (json.loads(line) for line in handle if line.strip())}
+    records = read_jsonl(data / "humaneval-x" / "humaneval_js.jsonl.gz")
+    pack = {r["task_id"]: r for r in read_jsonl(data / "humanevalpack" / "humanevalpack_js.jsonl")}
     tasks = []
     for record in records:
         extra = pack.get(record["task_id"])
