@@ -70,6 +70,14 @@ def test_suite_is_large_and_covers_the_categories():
             assert Verdict.PASS not in case.expected, case.name
 
 
+@pytest.mark.parametrize(("language", "attacks"), [("cpp", 15), ("java", 15), ("js", 15), ("go", 8), ("ruby", 8)])
+def test_every_language_has_its_attacks_and_controls(language, attacks):
+    """Each language's cases run here with the rest (verdict and host state), not again in its own file."""
+    cases = [c for c in CASES if c.language == language]
+    controls = [c for c in cases if Verdict.PASS in c.expected]
+    assert len(cases) - len(controls) >= attacks and len(controls) >= 3
+
+
 def _run(cases):
     os.environ[CANARY_ENV] = "execir-canary-value"
     before = set(canary_files())

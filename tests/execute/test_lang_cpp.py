@@ -1,33 +1,21 @@
-"""C++ through the real oracle: native tests (PASS/FAIL/ERROR/early exit), stdio, the adversarial
-cases and the HumanEval-X ground truth (canonicals pass three times, HumanEvalPack buggy fail)."""
+"""C++ through the real oracle: native tests (PASS/FAIL/ERROR/early exit), stdio and the
+HumanEval-X ground truth (canonicals pass three times, HumanEvalPack buggy fail)."""
 
 from __future__ import annotations
 
-import os
 import shutil
 
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
-from execir.execute.adversarial import CANARY_ENV
-from execir.execute.adversarial_cpp import ADD_TESTS, CASES
+from execir.execute.adversarial_cpp import ADD_TESTS
 from execir.execute.runtimes import cpp
-from execir.execute.selftest import canary_files, run_cases
 from execir.tasks.multilingual import humanevalx_cpp, shared_data
 from execir.types import StdioCase, TestSuite, Verdict
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed")
 
 LIMITS = Limits(2.0, 8.0)
-SLOW_CASES = {
-    "cpp_compile_time_cpu_bomb",
-    "cpp_compile_time_memory_bomb",
-    "cpp_fork_bomb",
-    "cpp_thread_bomb",
-    "cpp_memory_bomb",
-    "cpp_setsid_daemon",
-    "cpp_infinite_loop",
-}
 ADD_OK = "int add(int a, int b){\n    return a + b;\n}\n"
 UPSTREAM_BUGGY_PASSES = {"CPP/23"}
 """HumanEvalPack buggy solutions that pass HumanEval-X's tests under the reference harness too:
@@ -110,24 +98,7 @@ def test_header_from_prompt():
     assert header == "#include<stdio.h>\n#include<string>\nusing namespace std;\nstring encode(string s);\nstring decode(string s);\n"
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.name not in SLOW_CASES], ids=lambda c: c.name)
-def test_adversarial_fast(oracle, case):
-    os.environ[CANARY_ENV] = "execir-canary-value"
-    (outcome,) = run_cases(oracle, (case,))
-    assert outcome.result.verdict in case.expected, outcome.result
 
-
-@pytest.mark.slow
-def test_adversarial_slow_and_host_clean():
-    cases = tuple(c for c in CASES if c.name in SLOW_CASES)
-    before = set(canary_files())
-    with Oracle(OracleConfig(workers=2, progress=False)) as running:
-        outcomes = run_cases(running, cases)
-        reliability = running.reliability()
-    for outcome in outcomes:
-        assert outcome.result.verdict in outcome.case.expected, (outcome.case.name, outcome.result)
-    assert sorted(set(canary_files()) - before) == []
-    assert reliability["surviving_processes"] == 0
 
 
 def _ground_truth(tasks):

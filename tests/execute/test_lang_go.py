@@ -1,5 +1,5 @@
-"""Go through the real oracle: verdicts, stdio, the early-exit and forged-record rules, the
-adversarial cases, and HumanEval-X Go ground truth (canonicals pass, HumanEvalPack buggy fail)."""
+"""Go through the real oracle: verdicts, stdio, the early-exit and forged-record rules, and
+HumanEval-X Go ground truth (canonicals pass, HumanEvalPack buggy fail)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
-from execir.execute.adversarial_go import ADD_TESTS, CASES
+from execir.execute.adversarial_go import ADD_TESTS
 from execir.execute.runtimes import ToolchainMissing, runtime
 from execir.tasks.multilingual import shared_data
 from execir.tasks.multilingual.humanevalx_go import load
@@ -74,14 +74,6 @@ def test_unprepared_toolchain_builds_testify_in_the_work_dir(oracle):
         finally:
             oracle._toolchains["go"] = toolchain
         assert [r.verdict for r in results] == [Verdict.PASS, Verdict.FAIL]
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_adversarial_case(oracle, case):
-    (result,) = oracle.run([Job(case.program, case.tests, case.entry_point, LIMITS, language="go")])
-    assert result.verdict in case.expected, (case.name, result)
-    if case.category != "control":
-        assert result.verdict is not Verdict.PASS
 
 
 def _ground_truth(tasks) -> None:

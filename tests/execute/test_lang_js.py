@@ -1,5 +1,5 @@
 """JavaScript (Node) through the real oracle: native tests (PASS/FAIL/early exit), stdio, the
-adversarial cases and the HumanEval-X ground truth (canonicals pass three times, HumanEvalPack
+adversarial case counts and the HumanEval-X ground truth (canonicals pass three times, HumanEvalPack
 buggy solutions fail)."""
 
 from __future__ import annotations
@@ -10,14 +10,12 @@ import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
 from execir.execute.adversarial_js import CASES, OK, TESTS, WRONG
-from execir.execute.selftest import canary_files, run_cases
 from execir.tasks.multilingual import humanevalx_js, shared_data
 from execir.types import StdioCase, TestSuite, Verdict
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node not installed")
 
 LIMITS = Limits(2.0, 8.0)
-SLOW_CASES = {"js_infinite_loop", "js_infinite_loop_in_call", "js_spawn_bomb", "js_memory_bomb", "js_output_flood", "js_net_connect"}
 UPSTREAM_WRONG = {"JavaScript/112", "JavaScript/155"}
 """HumanEval-X canonicals that fail their own tests (hidden upstream: a failed ``console.assert`` only
 prints): JS/112 returns ``(z, false)`` (a boolean) where the test expects ``[string, boolean]``; JS/155
@@ -66,16 +64,6 @@ def test_case_count():
     attacks = [c for c in CASES if c.category != "control"]
     assert len(attacks) >= 15 and len(CASES) - len(attacks) >= 3
     assert all(Verdict.PASS not in c.expected for c in attacks)
-
-
-@pytest.mark.parametrize("slow", [False, pytest.param(True, marks=pytest.mark.slow)])
-def test_adversarial_cases(oracle, slow):
-    cases = tuple(c for c in CASES if (c.name in SLOW_CASES) == slow)
-    before = set(canary_files())
-    outcomes = run_cases(oracle, cases)
-    wrong = [(o.case.name, o.result.verdict.value, o.result.detail) for o in outcomes if o.result.verdict not in o.case.expected]
-    assert not wrong
-    assert set(canary_files()) - before == set()
 
 
 def _ground_truth(tasks):

@@ -1,5 +1,5 @@
 """Ruby through the real oracle: native tests (PASS/FAIL/ERROR/early exit), stdio, the adversarial
-cases and the MBXP Ruby ground truth (canonicals pass three times)."""
+case counts and the MBXP Ruby ground truth (canonicals pass three times)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,12 @@ import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
 from execir.execute.adversarial_ruby import CASES, OK, TESTS, WRONG
-from execir.execute.selftest import canary_files, run_cases
 from execir.tasks.multilingual import mbxp_ruby, shared_data
 from execir.types import StdioCase, TestSuite, Verdict
 
 pytestmark = pytest.mark.skipif(shutil.which("ruby") is None, reason="ruby not installed")
 
 LIMITS = Limits(2.0, 8.0)
-SLOW_CASES = {"ruby_infinite_loop", "ruby_fork_bomb", "ruby_memory_bomb"}
 UPSTREAM_WRONG = {"MBRBP/453", "MBRBP/546"}
 """MBXP Ruby canonicals that call ``exit`` in the middle of the tests (status 0 before any check ran:
 mxeval's exit-status harness counts them as passing)."""
@@ -56,16 +54,6 @@ def test_case_count():
     attacks = [c for c in CASES if c.category != "control"]
     assert len(attacks) >= 8 and len(CASES) - len(attacks) >= 3
     assert all(Verdict.PASS not in c.expected for c in attacks)
-
-
-@pytest.mark.parametrize("slow", [False, pytest.param(True, marks=pytest.mark.slow)])
-def test_adversarial_cases(oracle, slow):
-    cases = tuple(c for c in CASES if (c.name in SLOW_CASES) == slow)
-    before = set(canary_files())
-    outcomes = run_cases(oracle, cases)
-    wrong = [(o.case.name, o.result.verdict.value, o.result.detail) for o in outcomes if o.result.verdict not in o.case.expected]
-    assert not wrong
-    assert set(canary_files()) - before == set()
 
 
 def _failed_canonicals(tasks):
