@@ -19,7 +19,6 @@ Usage: ``python benchmarks/bench_languages.py [--languages cpp,java,go,js,ruby] 
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import shutil
@@ -33,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
-from execir.tasks.multilingual import native_tasks, shared_data
+from execir.tasks.multilingual import humanevalx_with_pack, native_tasks, shared_data
 from execir.types import TestSuite, Verdict
 
 TIMEOUT = 10.0
@@ -62,8 +61,6 @@ def codegeex_go(data: Path) -> dict[str, tuple[str, str]]:
     HumanEvalPack buggy file)."""
     from execir.tasks.multilingual.humanevalx_go import HELPERS
 
-    records = [json.loads(line) for line in gzip.open(data / "humaneval-x" / "humaneval_go.jsonl.gz", "rt", encoding="utf-8")]
-    pack = {r["task_id"]: r for r in map(json.loads, (data / "humanevalpack" / "humanevalpack_go.jsonl").read_text(encoding="utf-8").splitlines())}
 
     def assemble(record: dict, code: str) -> str:
         setup = record["test_setup"]
@@ -71,7 +68,8 @@ def codegeex_go(data: Path) -> dict[str, tuple[str, str]]:
         block = ("import (\n" + "".join(f"    {p}\n" for p in other) + ")\n") if other else ""
         return setup + "\n" + block + record["prompt"].replace(record["import"], "") + code + "\n" + record["test"]
 
-    return {r["task_id"]: (assemble(r, r["canonical_solution"]), assemble(r, pack[r["task_id"]]["buggy_solution"])) for r in records}
+    pairs = humanevalx_with_pack(data, "go")
+    return {r["task_id"]: (assemble(r, r["canonical_solution"]), assemble(r, p["buggy_solution"])) for r, p in pairs if p is not None}
 
 
 def reference_run(language: str, source: str, folder: Path) -> bool:

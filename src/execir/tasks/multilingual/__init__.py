@@ -32,6 +32,15 @@ def read_jsonl(path: Path) -> list[dict]:
         return [json.loads(line) for line in handle if line.strip()]
 
 
+def humanevalx_with_pack(root: Path, language: str) -> list[tuple[dict, dict | None]]:
+    """HumanEval-X's records of ``language`` (file suffix: cpp, java, go, js), each with the
+    HumanEvalPack record of the same task (None when the pack or the task is absent)."""
+    records = read_jsonl(root / "humaneval-x" / f"humaneval_{language}.jsonl.gz")
+    pack_path = root / "humanevalpack" / f"humanevalpack_{language}.jsonl"
+    pack = {r["task_id"]: r for r in read_jsonl(pack_path)} if pack_path.exists() else {}
+    return [(record, pack.get(record["task_id"])) for record in records]
+
+
 def shared_data() -> Path | None:
     """``../shared/data`` beside the checkout, when present (public task sets; never copied)."""
     here = Path(__file__).resolve()

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from execir.tasks.multilingual import NativeTask, read_jsonl, shared_data
+from execir.tasks.multilingual import NativeTask, humanevalx_with_pack, shared_data
 
 HELPERS = ("math", "strings", "fmt", "strconv", "time", "bytes", "regexp", "sort", "math/rand", "crypto/md5")
 """CodeGeeX's ``IMPORT_HELPER["go"]``."""
@@ -56,20 +56,15 @@ def assemble(record: dict, body: str) -> tuple[str, str]:
     return program, tests
 
 
-
 def load(data: Path | None = None) -> list[NativeTask]:
     """The 164 Go tasks, canonical program + tests, with HumanEvalPack's buggy program."""
     root = data or shared_data()
     if root is None:
         return []
-    records = read_jsonl(root / "humaneval-x" / "humaneval_go.jsonl.gz")
-    pack_path = root / "humanevalpack" / "humanevalpack_go.jsonl"
-    pack = {r["task_id"]: r for r in read_jsonl(pack_path)} if pack_path.exists() else {}
     tasks = []
-    for record in records:
+    for record, other in humanevalx_with_pack(root, "go"):
         program, tests = assemble(record, record["canonical_solution"])
         buggy = None
-        other = pack.get(record["task_id"])
         if other is not None and all(other[k] == record[k] for k in ("prompt", "import", "test_setup", "test", "canonical_solution")):
             buggy = assemble(record, other["buggy_solution"])[0]
         tasks.append(NativeTask(record["task_id"], "go", program, tests, SOURCE, buggy))

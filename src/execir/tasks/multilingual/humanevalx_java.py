@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from execir.tasks.multilingual import NativeTask, read_jsonl, shared_data
+from execir.tasks.multilingual import NativeTask, humanevalx_with_pack, shared_data
 
 SOURCE = "humaneval-x/humaneval_java.jsonl.gz + humanevalpack/humanevalpack_java.jsonl"
 _RENAMES = {"filterIntegers": "filterIntergers"}
@@ -45,14 +45,10 @@ def load(data: Path | None = None) -> list[NativeTask]:
     root = data or shared_data()
     if root is None:
         return []
-    records = read_jsonl(root / "humaneval-x" / "humaneval_java.jsonl.gz")
-    pack_path = root / "humanevalpack" / "humanevalpack_java.jsonl"
-    pack = {r["task_id"]: r for r in read_jsonl(pack_path)} if pack_path.exists() else {}
     tasks = []
-    for record in records:
+    for record, other in humanevalx_with_pack(root, "java"):
         program, tests = assemble(record, record["canonical_solution"])
         buggy = None
-        other = pack.get(record["task_id"])
         if other is not None and all(_unrenamed(other[k]) == record[k] for k in ("prompt", "test", "canonical_solution")):
             buggy = assemble(record, other["buggy_solution"])[0]
         tasks.append(NativeTask(record["task_id"], "java", program, tests, SOURCE, buggy))
