@@ -159,13 +159,13 @@ class Proxy:
             return self.fail("exit", f"candidate raised {cls.__name__} (an exit or interrupt fails the run)")
         try:
             return cls(*args)
-        except Exception:  # noqa: BLE001 - a builtin constructor that rejects these args
+        except (TypeError, ValueError, OverflowError):  # a builtin constructor that rejects these args
             pass
         try:
             exc = cls.__new__(cls)
             exc.args = args
             return exc
-        except Exception:  # noqa: BLE001 - e.g. ExceptionGroup, which needs its exceptions
+        except (TypeError, ValueError):  # e.g. ExceptionGroup, which needs its exceptions
             return CandidateRaised(f"{cls.__name__}: {args!r}"[:200])
 
     def _class(self, classes: object) -> type:
