@@ -11,10 +11,10 @@ import os
 import pytest
 
 from execir.execute import Oracle, OracleConfig, hostcheck
-from execir.execute.adversarial import CANARY_ENV, POISON_PROBE, SLOT_POISONERS
+from execir.execute.adversarial import CANARY_ENV, POISON_PROBE
 from execir.execute.adversarial_stdio import SLOW_STDIO
 from execir.execute.selftest import ALL_CASES as CASES
-from execir.execute.selftest import abstract_listener, canary_files, loopback_listener, run_cases
+from execir.execute.selftest import ALL_POISONERS, abstract_listener, canary_files, loopback_listener, run_cases
 from execir.types import Verdict
 
 SLOW = {
@@ -147,7 +147,7 @@ def test_canary_env_not_visible_to_candidates(fast_run):
     assert fast_run[0]["read_canary_env"].result.verdict is Verdict.PASS
 
 
-@pytest.mark.parametrize("case", SLOT_POISONERS, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", ALL_POISONERS, ids=lambda c: c.name)
 def test_poisoner_does_not_reach_the_next_candidate(poison_oracle, case):
     """Same slot, one after the other: whatever the first program did to the slot (server memory,
     server rlimits or scheduling, SysV shm, files), the correct program after it still PASSes."""

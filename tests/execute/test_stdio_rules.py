@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from execir.execute import Oracle, OracleConfig
-from execir.execute.adversarial import CASES
 from execir.execute.adversarial_stdio import IDIOMS, SLOW_STDIO, STDIO_CASES, WRONG
 from execir.execute.jobs import Job
+from execir.execute.selftest import ALL_CASES as CASES
 from execir.execute.selftest import LIMITS, run_cases
 from execir.types import StdioCase, TestSuite, Verdict
 

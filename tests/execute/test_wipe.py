@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 from execir.execute import Oracle, OracleConfig
-from execir.execute.adversarial import SLOT_POISONERS
 from execir.execute.adversarial_wipe import WIPE_POISONERS, run_replays
 from execir.execute.isolation import HARNESS, find_interpreter, host_base, stage_harness
-from execir.execute.selftest import LIMITS, run_poisoners
+from execir.execute.selftest import ALL_POISONERS, LIMITS, run_poisoners
 
 UNPRIVILEGED = 64123
 
@@ -89,7 +88,7 @@ def test_clean_up_reports_usage_above_baseline(tmp_path: Path):
 
 
 def test_poisoners_registered():
-    assert {c.name for c in WIPE_POISONERS} <= {c.name for c in SLOT_POISONERS}
+    assert {c.name for c in WIPE_POISONERS} <= {c.name for c in ALL_POISONERS}
 
 
 @pytest.fixture(scope="module")

@@ -393,20 +393,3 @@ POISON_PROBE = (
     "    x = bytearray(300 << 20) if a == 2 else None\n"
     "    return a + b\n"
 )
-
-# stdio process rules and filesystem-wipe poisoners (modules that need Case and STDIO from here; when
-# one of them is imported first, it appends its cases itself once this module is complete)
-try:
-    from execir.execute.adversarial_stdio import STDIO_CASES
-except ImportError:
-    STDIO_CASES = ()
-try:
-    from execir.execute.adversarial_wipe import WIPE_POISONERS
-except ImportError:
-    WIPE_POISONERS = ()
-try:
-    from execir.execute.adversarial_boundary import BOUNDARY_CASES
-except ImportError:
-    BOUNDARY_CASES = ()
-CASES += STDIO_CASES + BOUNDARY_CASES
-SLOT_POISONERS += WIPE_POISONERS

@@ -279,14 +279,3 @@ FORGED: tuple[Case, ...] = (
 )
 
 BOUNDARY_CASES: tuple[Case, ...] = EXCEPTIONS + ALIASING + VALUES + BUDGET + FORGED
-
-
-def _register() -> None:
-    """Append to adversarial.CASES when this module was imported before adversarial finished."""
-    from execir.execute import adversarial
-
-    if not getattr(adversarial.__spec__, "_initializing", False) and BOUNDARY_CASES[0] not in adversarial.CASES:
-        adversarial.CASES += BOUNDARY_CASES
-
-
-_register()

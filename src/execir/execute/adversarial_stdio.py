@@ -8,7 +8,7 @@ status. Every correct idiom below must PASS; every wrong or hanging program must
 
 from __future__ import annotations
 
-from execir.execute.adversarial import STDIO, Case  # import adversarial first: it appends STDIO_CASES to CASES
+from execir.execute.adversarial import STDIO, Case
 from execir.types import Verdict
 
 F, T, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.PASS
@@ -221,14 +221,3 @@ WRONG: tuple[Case, ...] = (
 STDIO_CASES: tuple[Case, ...] = IDIOMS + WRONG
 SLOW_STDIO = frozenset({"stdio_right_then_sleep_forever", "stdio_right_then_busy_thread", "stdio_right_then_child_sleeps"})
 """Cases that end only at a budget (seconds each)."""
-
-
-def _register() -> None:
-    """Append to adversarial.CASES when this module was imported before adversarial finished."""
-    from execir.execute import adversarial
-
-    if not getattr(adversarial.__spec__, "_initializing", False) and STDIO_CASES and STDIO_CASES[0] not in adversarial.CASES:
-        adversarial.CASES += STDIO_CASES
-
-
-_register()

@@ -1,4 +1,4 @@
-"""Slot poisoners aimed at the filesystem wipe between runs (appended to ``SLOT_POISONERS``).
+"""Slot poisoners aimed at the filesystem wipe between runs (run after ``SLOT_POISONERS`` by the selftest).
 
 Each is a *correct* program (it must PASS) that leaves state under ``execir-poison`` in /tmp or
 /dev/shm in a form the old one-level wipe could not remove; :data:`POISON_PROBE` runs next in the
@@ -189,14 +189,3 @@ def run_replays(oracle: Oracle, limits: Limits) -> list[tuple[Case, ExecResult]]
             (result,) = oracle.run([Job(case.program, case.tests, case.entry_point, limits)], desc="replay")
             out.append((case, result))
     return out
-
-
-def _register() -> None:
-    """Append to adversarial.SLOT_POISONERS when this module was imported before adversarial finished."""
-    from execir.execute import adversarial
-
-    if not getattr(adversarial.__spec__, "_initializing", False) and WIPE_POISONERS and WIPE_POISONERS[0] not in adversarial.SLOT_POISONERS:
-        adversarial.SLOT_POISONERS += WIPE_POISONERS
-
-
-_register()

@@ -20,8 +20,11 @@ from execir.execute.adversarial import (
     SLOT_POISONERS,
     Case,
 )
+from execir.execute.adversarial_boundary import BOUNDARY_CASES
 from execir.execute.adversarial_labels import ABSTRACT_CANARY, LABEL_CASES
 from execir.execute.adversarial_languages import language_cases
+from execir.execute.adversarial_stdio import STDIO_CASES
+from execir.execute.adversarial_wipe import WIPE_POISONERS
 from execir.execute.jobs import ExecResult, Job
 from execir.execute.limits import Limits
 from execir.execute.oracle import Oracle, OracleConfig
@@ -61,7 +64,11 @@ def loopback_listener() -> bool:
         return probe.connect_ex(("127.0.0.1", CANARY_PORT)) == 0
 
 
-ALL_CASES: tuple[Case, ...] = CASES + LABEL_CASES + language_cases()
+ALL_CASES: tuple[Case, ...] = CASES + STDIO_CASES + BOUNDARY_CASES + LABEL_CASES + language_cases()
+"""Every adversarial case: the core Python suite, stdio process rules, the call boundary, label
+decisions and every other language."""
+ALL_POISONERS: tuple[Case, ...] = SLOT_POISONERS + WIPE_POISONERS
+"""Every slot poisoner (each followed by the probe in the same slot)."""
 
 
 def abstract_listener() -> socket.socket | None:
@@ -82,7 +89,7 @@ def run_cases(oracle: Oracle, cases: tuple[Case, ...] = ALL_CASES) -> list[CaseO
     return [CaseOutcome(c, r) for c, r in zip(cases, oracle.run(jobs, desc="selftest"))]
 
 
-def run_poisoners(oracle: Oracle, cases: tuple[Case, ...] = SLOT_POISONERS) -> list[CaseOutcome]:
+def run_poisoners(oracle: Oracle, cases: tuple[Case, ...] = ALL_POISONERS) -> list[CaseOutcome]:
     """Each poisoner, then the probe in the same slot (``oracle`` must have one worker); the probe's
     outcome is reported under the poisoner's name and must PASS."""
     outcomes = []
