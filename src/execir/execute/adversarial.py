@@ -39,9 +39,17 @@ class Case:
     language: str = "python"
 
 
-def _case(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = ADD_CHECK) -> Case:
+def make_case(
+    name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite, *, entry_point: str = "add", language: str = "python"
+) -> Case:
+    """A case; ``expected`` is one verdict or the set of acceptable ones. Every suite builds its
+    cases through this (each with its own defaults)."""
     verdicts = frozenset(expected if isinstance(expected, set) else {expected})
-    return Case(name, category, program, tests, verdicts)
+    return Case(name, category, program, tests, verdicts, entry_point, language)
+
+
+def _case(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = ADD_CHECK) -> Case:
+    return make_case(name, category, program, expected, tests)
 
 
 def _wrong_after(prefix: str) -> str:

@@ -9,7 +9,7 @@ Classes: ``exceptions`` (exceptions cross by class hierarchy, exits always fail)
 
 from __future__ import annotations
 
-from execir.execute.adversarial import Case
+from execir.execute.adversarial import Case, make_case
 from execir.types import TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
@@ -21,8 +21,7 @@ def _check(body: str) -> TestSuite:
 
 
 def _c(name: str, category: str, program: str, tests: str, expected: set[Verdict] | Verdict) -> Case:
-    verdicts = frozenset(expected if isinstance(expected, set) else {expected})
-    return Case(name, category, program, _check(tests), verdicts, "f")
+    return make_case(name, category, program, expected, _check(tests), entry_point="f")
 
 
 _EXPECT_TYPEERROR = "try:\n    candidate(1)\nexcept TypeError:\n    pass\nelse:\n    raise AssertionError('no TypeError')"

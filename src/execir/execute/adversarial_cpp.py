@@ -6,7 +6,7 @@ escape or to exhaust the machine; controls are correct programs using ordinary i
 
 from __future__ import annotations
 
-from execir.execute.adversarial import CANARY_PORT, Case
+from execir.execute.adversarial import CANARY_PORT, Case, make_case
 from execir.types import TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
@@ -27,8 +27,7 @@ CANARIES = ("/tmp/execir-canary-cpp", "/root/execir-canary-cpp", "/work/execir-c
 
 
 def _case(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = ADD_TESTS) -> Case:
-    verdicts = frozenset(expected if isinstance(expected, set) else {expected})
-    return Case(name, category, program, tests, verdicts, entry_point="", language="cpp")
+    return make_case(name, category, program, expected, tests, entry_point="", language="cpp")
 
 
 def _wrong(prefix: str, body: str = "") -> str:

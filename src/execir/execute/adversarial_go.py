@@ -6,7 +6,7 @@ like a PASS or to escape; controls are correct programs using ordinary idioms an
 
 from __future__ import annotations
 
-from execir.execute.adversarial import CANARY_PORT, Case
+from execir.execute.adversarial import CANARY_PORT, Case, make_case
 from execir.types import TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
@@ -26,8 +26,7 @@ def _wrong(imports: str, extra: str = "", body: str = "") -> str:
 
 
 def _case(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = ADD_TESTS) -> Case:
-    verdicts = frozenset(expected if isinstance(expected, set) else {expected})
-    return Case(name, category, program, tests, verdicts, entry_point="", language="go")
+    return make_case(name, category, program, expected, tests, entry_point="", language="go")
 
 
 def _imp(*names: str) -> str:

@@ -9,7 +9,7 @@ PASS. Controls are correct programs using ordinary Java idioms; they must PASS. 
 
 from __future__ import annotations
 
-from execir.execute.adversarial import CANARY_ENV, CANARY_PORT, Case
+from execir.execute.adversarial import CANARY_ENV, CANARY_PORT, Case, make_case
 from execir.types import StdioCase, TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
@@ -126,8 +126,7 @@ def _right_if(condition: str, helpers: str = "") -> str:
 
 
 def _case(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = ADD_TESTS) -> Case:
-    verdicts = frozenset(expected if isinstance(expected, set) else {expected})
-    return Case(f"java_{name}", category, program, tests, verdicts, entry_point="", language="java")
+    return make_case(f"java_{name}", category, program, expected, tests, entry_point="", language="java")
 
 
 UNSAFE_FD3 = """

@@ -4,7 +4,7 @@ PASS; ``control`` cases (legitimate idioms) must PASS."""
 
 from __future__ import annotations
 
-from execir.execute.adversarial import CANARY_PORT, Case
+from execir.execute.adversarial import CANARY_PORT, Case, make_case
 from execir.types import StdioCase, TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
@@ -26,8 +26,7 @@ CANARIES = ("/tmp/execir-canary-js", "/root/execir-canary-js", "/work/execir-can
 
 
 def _c(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = TESTS) -> Case:
-    verdicts = frozenset(expected if isinstance(expected, set) else {expected})
-    return Case(name, category, program, tests, verdicts, "", "js")
+    return make_case(name, category, program, expected, tests, entry_point="", language="js")
 
 
 def _in_call(body: str) -> str:

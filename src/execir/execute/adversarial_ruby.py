@@ -4,7 +4,7 @@ mismatch), run by :mod:`execir.execute.runtimes.ruby`'s trusted runner. Attacks 
 
 from __future__ import annotations
 
-from execir.execute.adversarial import Case
+from execir.execute.adversarial import Case, make_case
 from execir.types import StdioCase, TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
@@ -22,8 +22,7 @@ CANARIES = ("/tmp/execir-canary-ruby", "/root/execir-canary-ruby", "/work/execir
 
 
 def _c(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = TESTS) -> Case:
-    verdicts = frozenset(expected if isinstance(expected, set) else {expected})
-    return Case(name, category, program, tests, verdicts, "", "ruby")
+    return make_case(name, category, program, expected, tests, entry_point="", language="ruby")
 
 
 def _in_call(body: str) -> str:

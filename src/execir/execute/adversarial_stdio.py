@@ -8,7 +8,7 @@ status. Every correct idiom below must PASS; every wrong or hanging program must
 
 from __future__ import annotations
 
-from execir.execute.adversarial import STDIO, Case
+from execir.execute.adversarial import STDIO, Case, make_case
 from execir.types import Verdict
 
 F, T, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.PASS
@@ -16,8 +16,7 @@ _READ = "a, b = map(int, input().split())\n"
 
 
 def _stdio(name: str, program: str, expected: set[Verdict] | Verdict, category: str = "control") -> Case:
-    verdicts = frozenset(expected if isinstance(expected, set) else {expected})
-    return Case(name, category, program, STDIO, verdicts)
+    return make_case(name, category, program, expected, STDIO)
 
 
 _FASTIO = (

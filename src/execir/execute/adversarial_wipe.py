@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from execir.execute.adversarial import ADD_CHECK, STDIO, Case
+from execir.execute.adversarial import ADD_CHECK, STDIO, Case, make_case
 from execir.types import Verdict
 
 if TYPE_CHECKING:
@@ -24,8 +24,7 @@ F, T, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.PASS
 
 def _poison(name: str, body: str, expected: set[Verdict] | Verdict = P) -> Case:
     lines = "".join(f"        {line}\n" for line in body.splitlines())  # on the first test call only
-    verdicts = frozenset(expected if isinstance(expected, set) else {expected})
-    return Case(name, "poison", f"import os, socket, stat\ndef add(a, b):\n    if a == 2:\n{lines}    return a + b\n", ADD_CHECK, verdicts)
+    return make_case(name, "poison", f"import os, socket, stat\ndef add(a, b):\n    if a == 2:\n{lines}    return a + b\n", expected, ADD_CHECK)
 
 
 _LOCK_DOWN = "for p in reversed(dirs):\n    os.chmod(p, 0)\n"
