@@ -14,11 +14,19 @@ from __future__ import annotations
 import shutil
 import subprocess
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from execir.errors import ExecIRError
 
 NONCE_ENV = "EXECIR_NONCE"
+HARNESS = Path(__file__).parent / "harness"
+"""The runtimes' trusted harness sources (runners, guards, test mains), shipped as package data."""
 COMPLETION_FD = 3
+
+
+def harness_source(name: str) -> str:
+    """The text of one trusted harness file of :data:`HARNESS`."""
+    return (HARNESS / name).read_text(encoding="utf-8")
 
 
 class ToolchainMissing(ExecIRError):

@@ -47,7 +47,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from execir.execute.runtimes.base import Plan, Profile, Runtime, Toolchain
+from execir.execute.runtimes.base import Plan, Profile, Runtime, Toolchain, harness_source
 
 PREPARED_ROOT = Path("/usr/local/lib/execir-go")
 """Trusted, read-only builds of testify and its dependencies, one directory per key."""
@@ -58,88 +58,8 @@ TEST_RE = re.compile(r"^func\s+(Test(?![a-z])\w*)\s*\(\s*\w+\s+\*\s*testing\.T\s
 PACKAGE_RE = re.compile(r"^\s*package\s+(\w+)", re.MULTILINE)
 RUN_ENV = {"GOMAXPROCS": "1", "GOTRACEBACK": "single"}
 
-GUARD = r"""package guard
-
-import (
-	"os"
-	"strings"
-	"unsafe"
-)
-
-//go:linkname argc runtime.argc
-var argc int32
-
-//go:linkname argv runtime.argv
-var argv **byte
-
-var nonce string
-
-func init() {
-	const key = "EXECIR_NONCE="
-	nonce = os.Getenv("EXECIR_NONCE")
-	// the runtime copied the environment; the original block (what /proc/self/environ shows)
-	// follows argv on the initial stack: overwrite the nonce there, before os.Unsetenv (with cgo
-	// linked in, it also calls unsetenv(3), which drops the pointer from that array)
-	slot := uintptr(unsafe.Pointer(argv)) + uintptr(argc+1)*unsafe.Sizeof(argv)
-	for i := 0; i < 4096; i++ {
-		entry := *(**byte)(unsafe.Pointer(slot + uintptr(i)*unsafe.Sizeof(argv)))
-		if entry == nil {
-			break
-		}
-		n := 0
-		for *(*byte)(unsafe.Add(unsafe.Pointer(entry), n)) != 0 {
-			n++
-		}
-		text := unsafe.Slice(entry, n)
-		if strings.HasPrefix(string(text), key) {
-			for j := len(key); j < n; j++ {
-				text[j] = '0'
-			}
-		}
-	}
-	os.Unsetenv("EXECIR_NONCE")
-}
-
-// Take returns the nonce once.
-func Take() string {
-	taken := nonce
-	nonce = ""
-	return taken
-}
-"""
-TESTMAIN = r"""package main
-
-import (
-	"os"
-	"syscall"
-	"testing"
-	"testing/internal/testdeps"
-
-	guard "execir/guard"
-	_test "execir/prog"
-)
-
-var tests = []testing.InternalTest{
-%s}
-
-func main() {
-	code := testing.MainStart(testdeps.TestDeps{}, tests, nil, nil, nil).Run()
-	if code == 0 {
-		record := []byte(guard.Take() + "\n")
-		if len(record) == 1 {
-			os.Exit(122)
-		}
-		for len(record) > 0 {
-			n, err := syscall.Write(3, record)
-			if err != nil {
-				os.Exit(123)
-			}
-			record = record[n:]
-		}
-	}
-	os.Exit(code)
-}
-"""
+GUARD = harness_source("go_guard.go")
+TESTMAIN = harness_source("go_testmain.go")
 
 
 @dataclass(frozen=True)
