@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from execir.mutate import OPERATORS, generate_mutants, token_edit_distance
+from execir.languages.python.operators import FUNCTIONS as OPERATORS
+from execir.mutate import generate_mutants, token_edit_distance
 
 SOURCE = '''import math
 

@@ -6,9 +6,9 @@ import ast
 
 import pytest
 
-from execir.mutate import OPERATORS
+from execir.languages.python.operators import FUNCTIONS as OPERATORS
+from execir.languages.python.source import SourceText
 from execir.mutate.edits import splice, to_edit
-from execir.mutate.source import SourceText
 from execir.types import Edit
 
 
@@ -16,7 +16,7 @@ def apply(name: str, source: str) -> list[tuple[Edit, str]]:
     """(edit, mutated text) for every edit the operator yields, in position order."""
     text = SourceText(source)
     edits = sorted(set(OPERATORS[name](ast.parse(source), text)))
-    return [(to_edit(text, edit), splice(source, edit)) for edit in edits]
+    return [(to_edit(text.text, edit), splice(source, edit)) for edit in edits]
 
 
 def replaced(source: str, edit: Edit) -> str:

@@ -1,31 +1,8 @@
-"""Token-level edit distance between two Python programs."""
+"""Token-level edit distance between two programs of one language."""
 
 from __future__ import annotations
 
-import io
-import tokenize
 from collections.abc import Sequence
-
-_LAYOUT = frozenset(
-    {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT,
-     tokenize.ENDMARKER}
-)
-
-
-def python_tokens(text: str) -> tuple[str, ...]:
-    """Token strings of a program without layout and comments.
-
-    Text that does not tokenize falls back to whitespace-separated words, so the distance is
-    always defined.
-    """
-    try:
-        return tuple(
-            tok.string
-            for tok in tokenize.generate_tokens(io.StringIO(text).readline)
-            if tok.type not in _LAYOUT
-        )
-    except (tokenize.TokenError, SyntaxError):
-        return tuple(text.split())
 
 
 def levenshtein(a: Sequence[str], b: Sequence[str]) -> int:
@@ -47,6 +24,9 @@ def levenshtein(a: Sequence[str], b: Sequence[str]) -> int:
     return previous[-1]
 
 
-def token_edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance between the token sequences of two programs."""
-    return levenshtein(python_tokens(a), python_tokens(b))
+def token_edit_distance(a: str, b: str, language: str = "python") -> int:
+    """Levenshtein distance between the token sequences of two programs in ``language``."""
+    from execir.languages import get_language
+
+    tokens = get_language(language).tokens
+    return levenshtein(tokens(a), tokens(b))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from execir.mutate.source import SourceText
 from execir.types import Edit
 
 
@@ -21,7 +20,8 @@ def splice(text: str, edit: SpanEdit) -> str:
     return text[: edit.start] + edit.after + text[edit.end :]
 
 
-def to_edit(source: SourceText, edit: SpanEdit) -> Edit:
+def to_edit(text: str, edit: SpanEdit) -> Edit:
     """The located, human-readable record of a span edit (line 1-based, column in characters)."""
-    line, col = source.position(edit.start)
-    return Edit(line=line, col=col, before=source.text[edit.start : edit.end], after=edit.after)
+    line_start = text.rfind("\n", 0, edit.start) + 1
+    line = text.count("\n", 0, edit.start) + 1
+    return Edit(line=line, col=edit.start - line_start, before=text[edit.start : edit.end], after=edit.after)

@@ -1,58 +1,45 @@
-"""Generate every single-edit mutant of a Python module from every operator."""
+"""Generate every single-edit mutant of a program from its language's operators."""
 
 from __future__ import annotations
 
-import ast
+from collections.abc import Iterable
 
-from execir.mutate.distance import levenshtein, python_tokens
-from execir.mutate.edits import SpanEdit, splice, to_edit
-from execir.mutate.operators import OPERATORS
-from execir.mutate.source import SourceText
+from execir.mutate.distance import levenshtein
+from execir.mutate.edits import splice, to_edit
 from execir.types import Mutant
 
 
-def compiles(text: str) -> bool:
-    """True when the text parses and compiles (catches ``break`` outside a loop, too)."""
-    try:
-        compile(text, "<mutant>", "exec", dont_inherit=True)
-    except (SyntaxError, ValueError):
-        return False
-    return True
-
-
-def generate_mutants(task_id: str, source: str) -> list[Mutant]:
+def generate_mutants(task_id: str, source: str, language: str = "python", operators: Iterable[str] | None = None) -> list[Mutant]:
     """All distinct single-edit mutants of ``source``, ordered by operator name then position.
 
-    Each mutant's text differs from ``source`` in exactly one span, compiles, and differs from
-    every earlier mutant (the first operator to produce a text keeps it). ``source`` must parse.
+    ``operators`` restricts the operators used (default: all of the language's). Each mutant's
+    text differs from ``source`` in exactly one span, is valid for the language (parses; for
+    Python, compiles), and differs from every earlier mutant (the first operator to produce a text
+    keeps it). ``source`` must parse (:class:`~execir.languages.ParseError` otherwise).
     """
-    tree = ast.parse(source)
-    text = SourceText(source)
-    source_tokens = python_tokens(source)
+    from execir.languages import get_language  # languages import mutate.edits: import here
+
+    lang = get_language(language)
+    source_tokens = lang.tokens(source)
     seen = {source}
+    seen_tokens = {source_tokens}
     mutants: list[Mutant] = []
-    for name, operator in OPERATORS.items():
-        for span_edit in sorted(set(operator(tree, text))):
-            mutated = splice(source, span_edit)
-            if mutated in seen or not compiles(mutated):
-                continue
-            seen.add(mutated)
-            mutants.append(_mutant(task_id, name, text, span_edit, mutated, source_tokens))
+    for name, span_edit in lang.candidates(source, operators):
+        mutated = splice(source, span_edit)
+        if mutated in seen or not lang.is_valid(mutated):
+            continue
+        seen.add(mutated)
+        tokens = lang.tokens(mutated)
+        if tokens in seen_tokens:
+            continue  # the same program up to layout
+        seen_tokens.add(tokens)
+        mutants.append(
+            Mutant(
+                task_id=task_id,
+                operator=name,
+                edit=to_edit(source, span_edit),
+                text=mutated,
+                edit_distance=levenshtein(source_tokens, tokens),
+            )
+        )
     return mutants
-
-
-def _mutant(
-    task_id: str,
-    operator: str,
-    source: SourceText,
-    span_edit: SpanEdit,
-    mutated: str,
-    source_tokens: tuple[str, ...],
-) -> Mutant:
-    return Mutant(
-        task_id=task_id,
-        operator=operator,
-        edit=to_edit(source, span_edit),
-        text=mutated,
-        edit_distance=levenshtein(source_tokens, python_tokens(mutated)),
-    )

@@ -1,8 +1,11 @@
-"""Seeded priority order over candidate mutants: distinct operators and lines first.
+"""Seeded priority order over candidate mutants: realistic families, distinct operators and lines first.
 
 Taking a prefix of length k of :func:`order_candidates` gives k mutants spread over as many
-operators and source lines as possible: operators are visited round-robin in a seeded shuffled
-order, and each pick prefers a line no earlier pick has used. The order depends only on the
+operators and source lines as possible: operators are visited round-robin (so no operator gives a
+second mutant before every applicable operator gave one), in a seeded order drawn by weight, and
+each pick prefers a line no earlier pick has used. An operator's weight is its family's weight
+(:data:`execir.languages.FAMILY_WEIGHTS`) shared among the family's operators that apply to the
+program, so a family's chance of coming first does not grow with its number of operators. The order depends only on the
 mutants (as a multiset) and the seed: inputs are sorted first, and only ``random.Random(seed)``
 draws, so neither input order nor ``PYTHONHASHSEED`` changes it.
 """
@@ -10,7 +13,7 @@ draws, so neither input order nor ``PYTHONHASHSEED`` changes it.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from execir.types import Mutant
 
@@ -44,14 +47,46 @@ def _take(queue: list[Mutant], used_lines: set[int]) -> Mutant:
     return queue.pop(0)
 
 
-def order_candidates(mutants: Sequence[Mutant], *, seed: int) -> list[Mutant]:
-    """All mutants in a seeded priority order (see the module docstring)."""
+def weighted_order(names: Sequence[str], weights: Mapping[str, float], rng: random.Random) -> list[str]:
+    """Names in a seeded weighted order without replacement (Efraimidis-Spirakis keys
+    ``u ** (1 / w)``, largest first); names are sorted first, so only the seed decides."""
+    keyed = []
+    for name in sorted(names):
+        weight = weights.get(name, 1.0)
+        draw = rng.random()
+        keyed.append((draw ** (1.0 / weight) if weight > 0 else 0.0, name))
+    return [name for _, name in sorted(keyed, key=lambda pair: (-pair[0], pair[1]))]
+
+
+def operator_weights(operators: Sequence[str], families: Mapping[str, str], family_weights: Mapping[str, float]) -> dict[str, float]:
+    """Each operator's weight: its family's weight divided by the family's operators present."""
+    present: dict[str, int] = {}
+    for name in operators:
+        family = families.get(name, "")
+        present[family] = present.get(family, 0) + 1
+    return {name: family_weights.get(families.get(name, ""), 1.0) / present[families.get(name, "")] for name in operators}
+
+
+def order_candidates(
+    mutants: Sequence[Mutant],
+    *,
+    seed: int,
+    families: Mapping[str, str] | None = None,
+    family_weights: Mapping[str, float] | None = None,
+) -> list[Mutant]:
+    """All mutants in a seeded priority order (see the module docstring). ``families`` maps an
+    operator to its family; without it every operator weighs the same."""
     rng = random.Random(seed)
     by_operator: dict[str, list[Mutant]] = {}
     for mutant in sorted(mutants, key=_key):
         by_operator.setdefault(mutant.operator, []).append(mutant)
-    names = sorted(by_operator)
-    rng.shuffle(names)
+    if families is None:
+        weights = {name: 1.0 for name in by_operator}
+    else:
+        from execir.languages import FAMILY_WEIGHTS
+
+        weights = operator_weights(list(by_operator), families, family_weights or FAMILY_WEIGHTS)
+    names = weighted_order(list(by_operator), weights, rng)
     queues = [_spread_over_lines(by_operator[name], rng) for name in names]
     ordered: list[Mutant] = []
     used_lines: set[int] = set()

@@ -5,15 +5,15 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from execir.mutate.edits import SpanEdit
-from execir.mutate.operators.base import (
+from execir.languages.python.operators.base import (
     code_nodes,
     nodes_of,
     operator_span,
     prefix_token_span,
     swaps_at,
 )
-from execir.mutate.source import SourceText
+from execir.languages.python.source import SourceText
+from execir.mutate.edits import SpanEdit
 
 COMPARE_SWAP: dict[type[ast.cmpop], tuple[str, str]] = {
     ast.Lt: ("<", "<="),

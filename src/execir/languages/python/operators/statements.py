@@ -5,9 +5,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.languages.python.operators.base import code_nodes, nodes_of
+from execir.languages.python.source import SourceText
 from execir.mutate.edits import SpanEdit
-from execir.mutate.operators.base import code_nodes, nodes_of
-from execir.mutate.source import SourceText
 
 _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _BLOCK_FIELDS = ("body", "orelse", "finalbody")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.languages.python.operators.base import nodes_of
+from execir.languages.python.source import SourceText
 from execir.mutate.edits import SpanEdit
-from execir.mutate.operators.base import nodes_of
-from execir.mutate.source import SourceText
 
 _SYMMETRIC = frozenset({"max", "min", "gcd", "lcm", "hypot"})
 """Callees whose positional arguments commute (swapping them gives an equivalent program)."""

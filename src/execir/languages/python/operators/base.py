@@ -1,7 +1,7 @@
 """Shared helpers for mutation operators: which nodes are code, and where operator tokens sit.
 
 An operator is a pure function ``(tree, source) -> Iterable[SpanEdit]`` over a parsed module and
-its :class:`~execir.mutate.source.SourceText`; each yielded edit is one candidate mutant.
+its :class:`~execir.languages.python.source.SourceText`; each yielded edit is one candidate mutant.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import ast
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
+from execir.languages.python.source import SourceText
 from execir.mutate.edits import SpanEdit
-from execir.mutate.source import SourceText
 
 NodeT = TypeVar("NodeT", bound=ast.AST)
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from execir.mutate.edits import SpanEdit
-from execir.mutate.operators.base import (
+from execir.languages.python.operators.base import (
     nodes_of,
     operator_span,
     prefix_token_span,
     swaps_at,
 )
-from execir.mutate.source import SourceText
+from execir.languages.python.source import SourceText
+from execir.mutate.edits import SpanEdit
 
 SwapTable = dict[type[ast.operator], tuple[str, tuple[str, ...]]]
 """Operator type -> (its symbol, replacement symbols)."""

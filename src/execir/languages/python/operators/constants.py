@@ -10,9 +10,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.languages.python.operators.base import nodes_of
+from execir.languages.python.source import SourceText
 from execir.mutate.edits import SpanEdit
-from execir.mutate.operators.base import nodes_of
-from execir.mutate.source import SourceText
 
 
 def _int_constants(tree: ast.Module, source: SourceText) -> Iterator[tuple[int, int, int]]:

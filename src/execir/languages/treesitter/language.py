@@ -1,0 +1,96 @@
+"""Build a :class:`~execir.languages.base.Language` on a tree-sitter grammar."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache
+
+import tree_sitter
+
+from execir.languages.base import Language, OperatorSpec, ParseError
+from execir.languages.treesitter.program import Program, comment_texts, tokens_of, without_comments
+
+GrammarFactory = Callable[[], object]
+"""A grammar wheel's ``language()`` function (returns the grammar's capsule)."""
+
+_BLOCK_MARKERS = re.compile(r"^\s*(/\*\*?|\*/|\*|//+|#+|=begin|=end)\s?")
+
+
+@cache
+def _parser(grammar: GrammarFactory) -> tree_sitter.Parser:
+    return tree_sitter.Parser(tree_sitter.Language(grammar()))
+
+
+def comment_prose(comments: list[str]) -> str:
+    """The prose of comments: markers (``//``, ``/* */``, leading ``*``, ``#``) removed, lines
+    joined into paragraphs, blank lines as paragraph breaks."""
+    lines: list[str] = []
+    for comment in comments:
+        body = comment
+        if body.rstrip().endswith("*/"):
+            body = body.rstrip()[:-2]
+        for line in body.split("\n"):
+            lines.append(_BLOCK_MARKERS.sub("", line, count=1).rstrip())
+        lines.append("")
+    paragraphs: list[str] = []
+    current: list[str] = []
+    for line in lines:
+        if line.strip():
+            current.append(line.strip())
+        elif current:
+            paragraphs.append(" ".join(current))
+            current = []
+    return "\n".join(paragraphs)
+
+
+def make_language(
+    name: str,
+    grammar: GrammarFactory,
+    comment_types: frozenset[str],
+    operators: tuple[OperatorSpec[Program], ...],
+    describe: Callable[[str], str] | None = None,
+) -> Language[Program]:
+    """A language whose programs are parsed by ``grammar`` (a grammar wheel's ``language``)."""
+
+    def parse(text: str) -> Program:
+        tree = _parser(grammar).parse(text.encode("utf-8"))
+        if tree.root_node.has_error:
+            raise ParseError(f"{name}: the program does not parse (first error at {_first_error(tree.root_node)})")
+        return Program(text, tree, comment_types)
+
+    def is_valid(text: str) -> bool:
+        return not _parser(grammar).parse(text.encode("utf-8")).root_node.has_error
+
+    def lenient(text: str) -> Program:
+        return Program(text, _parser(grammar).parse(text.encode("utf-8")), comment_types)
+
+    def tokens(text: str) -> tuple[str, ...]:
+        return tokens_of(lenient(text))
+
+    def strip_comments(text: str) -> str:
+        return without_comments(lenient(text))
+
+    def default_describe(prompt: str) -> str:
+        return comment_prose(comment_texts(lenient(prompt)))
+
+    return Language(
+        name=name,
+        parse=parse,
+        is_valid=is_valid,
+        tokens=tokens,
+        strip_comments=strip_comments,
+        describe=describe or default_describe,
+        operators=operators,
+    )
+
+
+def _first_error(root: tree_sitter.Node) -> str:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            row, col = node.start_point
+            return f"line {row + 1}, column {col + 1}"
+        stack.extend(reversed(node.children))
+    return "an unknown position"
