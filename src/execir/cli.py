@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -18,6 +19,7 @@ from execir.errors import ExecIRError
 
 COMMAND_MODULES = (
     "execir.construct.commands",
+    "execir.mutate.commands",
     "execir.execute.commands",
     "execir.evaluate.commands",
 )
@@ -64,6 +66,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("execir: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (``execir mutate ... | head``): stop quietly, as other tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -103,6 +103,9 @@ class Task:
     language: str = "python"
     prompt: str = ""
     """The original prompt as published (signature + docstring for HumanEval), kept for provenance."""
+    human_bugs: tuple[str, ...] = ()
+    """Human-written buggy programs for the same tests (HumanEvalPack's ``buggy_solution``), in the
+    same form as ``solution``; each enters the pool as ``kind: human`` once verified to fail."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,9 @@ class Mutant:
     text: str
     edit_distance: int
     """Token-level Levenshtein distance from the canonical solution."""
+    kind: str = "mutant"
+    """``mutant`` (one mechanical edit by ``operator``) or ``human`` (a human-written bug; ``edit``
+    then spans the first to the last changed character)."""
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ class ScriptedOracle:
     def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
         return None
 
-    def admit_canonicals(self, canonicals: Sequence[tuple[str, TestSuite, str]], repeats: int = 3, desc: str = "") -> list[Admission]:
+    def admit_canonicals(self, canonicals: Sequence[tuple[str, TestSuite, str]], repeats: int = 3, desc: str = "", language: str = "python") -> list[Admission]:
         admissions = []
         for _program, _tests, entry_point in canonicals:
             verdict = self.canonical.get(entry_point, Verdict.PASS)

@@ -38,6 +38,7 @@ def assemble_text_to_code(verified: Sequence[VerifiedTask]) -> DatasetRecords:
     qrels: list[tuple[str, str, int]] = []
     seen: set[str] = set()
     per_operator: Counter[str] = Counter()
+    human = 0
     for item in verified:
         task = item.task
         canonical_id = doc_id(task.solution)
@@ -45,20 +46,24 @@ def assemble_text_to_code(verified: Sequence[VerifiedTask]) -> DatasetRecords:
         corpus.append(_canonical_record(item, canonical_id))
         queries.append({"_id": task.task_id, "text": task.description, "metadata": {"task_id": task.task_id}})
         qrels.append((task.task_id, canonical_id, int(Relevance.CORRECT)))
-        for kept in item.mutants:
+        for kept in [*item.human, *item.mutants]:
             if kept.mutant.text in seen:
                 continue
             seen.add(kept.mutant.text)
             mutant_id = doc_id(kept.mutant.text)
-            corpus.append(_mutant_record(kept, mutant_id, task.entry_point))
+            corpus.append(_mutant_record(kept, mutant_id, task.entry_point, task.language))
             qrels.append((task.task_id, mutant_id, int(Relevance.HARD_NEGATIVE)))
-            per_operator[kept.mutant.operator] += 1
+            if kept.mutant.kind == "human":
+                human += 1
+            else:
+                per_operator[kept.mutant.operator] += 1
     per_task = Counter(len(v.mutants) for v in verified)
     counts: dict[str, Any] = {
         "queries": len(queries),
         "documents": len(corpus),
         "canonical": len(queries),
-        "mutant": len(corpus) - len(queries),
+        "mutant": len(corpus) - len(queries) - human,
+        "human": human,
         "tasks_with_mutants": sum(1 for v in verified if v.mutants),
         "per_operator": dict(sorted(per_operator.items())),
         "mutants_per_task": {str(k): n for k, n in sorted(per_task.items())},
@@ -84,7 +89,7 @@ def _canonical_record(item: VerifiedTask, identifier: str) -> dict[str, Any]:
     }
 
 
-def _mutant_record(kept: KeptMutant, identifier: str, entry_point: str) -> dict[str, Any]:
+def _mutant_record(kept: KeptMutant, identifier: str, entry_point: str, language: str) -> dict[str, Any]:
     mutant = kept.mutant
     return {
         "_id": identifier,
@@ -92,12 +97,12 @@ def _mutant_record(kept: KeptMutant, identifier: str, entry_point: str) -> dict[
         "text": mutant.text,
         "metadata": {
             "task_id": mutant.task_id,
-            "kind": "mutant",
+            "kind": mutant.kind,
             "operator": mutant.operator,
             "edit": {"line": mutant.edit.line, "col": mutant.edit.col, "before": mutant.edit.before, "after": mutant.edit.after},
             "edit_distance": mutant.edit_distance,
             "verdict": kept.result.verdict.value,
             "entry_point": entry_point,
-            "language": "python",
+            "language": language,
         },
     }

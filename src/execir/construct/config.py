@@ -16,10 +16,14 @@ class BuildConfig:
     """Everything that determines the content of a built dataset."""
 
     source: str
-    """Loader name: ``humaneval``, ``mbpp`` or ``jsonl``."""
+    """Loader name: ``humaneval``, ``mbpp``, ``jsonl``, ``humaneval-x``, ``humanevalpack`` or ``mbxp``."""
     path: Path | None
-    """Task file; None means the bundled HumanEval."""
+    """Task file (a data folder for the multilingual sources); None means the bundled HumanEval
+    (or ``../shared/data`` for the multilingual sources when it is beside the checkout)."""
     out: Path
+    language: str = "python"
+    operators: str | None = None
+    """``--operators`` spec: operator or family names to include, ``-name`` to exclude; None: all."""
     seed: int = DEFAULT_SEED
     max_mutants: int = DEFAULT_MAX_MUTANTS
     max_candidates_per_task: int = 48

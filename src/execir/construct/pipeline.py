@@ -27,7 +27,11 @@ from execir.construct.writer import (
 )
 from execir.errors import ExecIRError
 from execir.execute import Oracle, OracleConfig
+from execir.languages import FAMILY_WEIGHTS, get_language, select_operators
+from execir.languages.base import family_table
 from execir.tasks import bundled_humaneval_path, load_humaneval, load_mbpp
+from execir.tasks.multilingual import shared_data
+from execir.tasks.multilingual.sources import MULTILINGUAL_SOURCES, load_multilingual
 from execir.types import Task
 
 DATASET_FORMAT = "execir-dataset/1"
@@ -45,20 +49,33 @@ class BuildSummary:
 
 def load_tasks(config: BuildConfig) -> list[Task]:
     """Load the configured task source."""
+    if config.language != "python" and config.source not in MULTILINGUAL_SOURCES:
+        raise ExecIRError(f"--language {config.language}: source {config.source} is Python only")
     if config.source == "humaneval":
         tasks = load_humaneval(config.path)
     elif config.source == "mbpp":
         tasks = load_mbpp(_required_path(config))
     elif config.source == "jsonl":
         tasks = load_humaneval(_required_path(config), source="jsonl")
+    elif config.source in MULTILINGUAL_SOURCES:
+        tasks = load_multilingual(config.source, config.language, source_path(config))
     else:
-        raise ExecIRError(f"unknown task source '{config.source}' (expected humaneval, mbpp or jsonl)")
+        raise ExecIRError(f"unknown task source '{config.source}' (expected humaneval, mbpp, jsonl, {', '.join(MULTILINGUAL_SOURCES)})")
+
     return tasks[: config.limit_tasks] if config.limit_tasks else tasks
 
 
 def source_path(config: BuildConfig) -> Path:
-    """The file the tasks came from (the bundled HumanEval when none was given)."""
-    return config.path or bundled_humaneval_path()
+    """The file (or data folder) the tasks came from: the bundled HumanEval when none was given, or
+    ``../shared/data`` beside the checkout for the multilingual sources."""
+    if config.path is not None:
+        return config.path
+    if config.source in MULTILINGUAL_SOURCES:
+        data = shared_data()
+        if data is None:
+            raise ExecIRError(f"'execir build {config.source}' needs --path DIR (the folder holding humaneval-x/, humanevalpack/, mxeval/)")
+        return data
+    return bundled_humaneval_path()
 
 
 def _required_path(config: BuildConfig) -> Path:
@@ -107,10 +124,11 @@ def _manifest(
         "format": DATASET_FORMAT,
         "toolkit": {"name": "execir", "version": __version__},
         "task": "text-to-code",
-        "language": "python",
-        "source": {"name": config.source, "file": path.name, "sha256": sha256_hex(path.read_bytes())},
+        "language": config.language,
+        "source": _source_facts(config, path, tasks),
         "config": config.to_json(),
-        "relevance": {"2": "canonical (passes)", "1": "same-task mutant verified to fail", "0": "other tasks (implicit)"},
+        "relevance": {"2": "canonical (passes)", "1": "same-task mutant or human-written bug verified to fail", "0": "other tasks (implicit)"},
+        "mutation": _mutation_facts(config),
         "counts": {
             **counts,
             "tasks_loaded": len(tasks),
@@ -119,6 +137,8 @@ def _manifest(
             "candidates_executed": outcome.candidates_executed,
             "rejected": dict(sorted(outcome.rejected.items())),
             "verified_unused": outcome.surplus,
+            "human_bugs_run": outcome.human_run,
+            "human_bugs_rejected": dict(sorted(outcome.human_rejected.items())),
         },
         "excluded": [{"task_id": e.task_id, "reason": e.reason} for e in outcome.excluded],
         "oracle": {
@@ -130,7 +150,36 @@ def _manifest(
             "timeouts": outcome.timeouts,
             "near_limit_timeout_share": round(outcome.near_limit_timeouts / outcome.timeouts, 6) if outcome.timeouts else 0.0,
         },
-        "runtime": {"python": platform.python_version(), "implementation": platform.python_implementation()},
+        "runtime": {"python": platform.python_version(), "implementation": platform.python_implementation(), **_toolchain(reliability, config.language)},
+    }
+
+
+def _source_facts(config: BuildConfig, path: Path, tasks: list[Task]) -> dict[str, Any]:
+    """The source's name and a content hash: of the file, or of the tasks loaded from a data folder."""
+    if path.is_file():
+        return {"name": config.source, "file": path.name, "sha256": sha256_hex(path.read_bytes())}
+    digest = sha256_hex(json_bytes([[t.task_id, t.solution, t.tests.code, list(t.human_bugs)] for t in tasks]))
+    return {"name": config.source, "file": path.name, "tasks_sha256": digest}
+
+
+def _toolchain(reliability: dict[str, Any], language: str) -> dict[str, Any]:
+    """The toolchain version of a non-Python build (part of every verdict's cache key)."""
+    version = reliability.get("toolchains", {}).get(language)
+    return {"toolchain": version} if version else {}
+
+
+def _mutation_facts(config: BuildConfig) -> dict[str, Any]:
+    """The operators used, their families and the family weights of the selection."""
+    language = get_language(config.language)
+    chosen = select_operators(language, config.operators)
+    families = family_table(language)
+    return {
+        "operators": {name: families[name] for name in chosen},
+        "family_weights": dict(FAMILY_WEIGHTS),
+        "selection": (
+            "seeded; operators visited round-robin in a family-weighted order (no second mutant of an operator "
+            "before every applicable operator gave one), new lines first"
+        ),
     }
 
 

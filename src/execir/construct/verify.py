@@ -6,6 +6,9 @@ budget of its mutants. Mutant candidates are tried in the seeded priority order 
 parallel), until ``max_mutants`` verified failures per task are found or the candidates run out.
 A candidate that PASSES is equivalent under the tests and rejected; a FLAKY or UNDECIDED one is
 never a label and is rejected under its own reason (``flaky``, ``undecided``).
+
+Human-written bugs (``Task.human_bugs``, HumanEvalPack) are run once each, before the mutant rounds,
+and kept when verified to fail; they do not count against ``max_mutants``.
 """
 
 from __future__ import annotations
@@ -18,8 +21,11 @@ from tqdm import tqdm
 
 from execir.construct.config import BuildConfig
 from execir.execute import Admission, ExecResult, Job, Limits, Oracle
+from execir.languages import get_language, select_operators
+from execir.languages.base import family_table
 from execir.mutate import generate_mutants, order_candidates
-from execir.types import ExcludedTask, Mutant, Task, Verdict
+from execir.mutate.distance import levenshtein
+from execir.types import Edit, ExcludedTask, Mutant, Task, Verdict
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,8 @@ class VerifiedTask:
     mutants: list[KeptMutant] = field(default_factory=list)
     candidates: list[Mutant] = field(default_factory=list)
     tried: int = 0
+    human: list[KeptMutant] = field(default_factory=list)
+    """Human-written bugs verified to fail."""
 
 
 @dataclass
@@ -63,6 +71,9 @@ class VerifyOutcome:
     loaded machine could flip, which the oracle re-ran serially before accepting."""
     surplus: int = 0
     """Candidates verified to fail in a round after their task already had enough mutants."""
+    human_rejected: Counter[str] = field(default_factory=Counter)
+    """Human-written bugs not kept, by reason (``passes_tests``: the tests do not catch the bug)."""
+    human_run: int = 0
 
 
 def admit_tasks(
@@ -79,8 +90,13 @@ def admit_tasks(
             continue
         seen_texts[task.solution] = task.task_id
     candidates = [t for t in tasks if seen_texts.get(t.solution) == t.task_id]
+    languages = {t.language for t in tasks}
+    if len(languages) > 1:
+        raise ValueError(f"one build is one language, got {sorted(languages)}")
     admissions = oracle.admit_canonicals(
-        [(t.solution, t.tests, t.entry_point) for t in candidates], repeats=config.canonical_repeats
+        [(t.solution, t.tests, t.entry_point) for t in candidates],
+        repeats=config.canonical_repeats,
+        language=next(iter(languages), "python"),
     )
     for task, admission in zip(candidates, admissions):
         if admission.ok:
@@ -105,11 +121,14 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
     """Admit canonicals, then find up to ``max_mutants`` verified-failing mutants per task."""
     admitted, excluded, canonicals_run = admit_tasks(tasks, oracle, config)
     texts = {v.task.solution for v in admitted}
+    human_rejected, human_run = _verify_human_bugs(admitted, oracle, texts)
     generated = 0
     for item in tqdm(admitted, desc="generating mutants", disable=not progress, leave=False):
-        candidates = generate_mutants(item.task.task_id, item.task.solution)
+        language = get_language(item.task.language)
+        operators = select_operators(language, config.operators)
+        candidates = generate_mutants(item.task.task_id, item.task.solution, item.task.language, operators)
         generated += len(candidates)
-        ordered = order_candidates(candidates, seed=config.seed)
+        ordered = order_candidates(candidates, seed=config.seed, families=family_table(language))
         item.candidates = [m for m in ordered if m.text not in texts][: config.max_candidates_per_task]
     rejected: Counter[str] = Counter()
     verdicts: Counter[str] = Counter()
@@ -122,7 +141,7 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
         if not batch:
             break
         round_number += 1
-        jobs = [Job(m.text, v.task.tests, v.task.entry_point, v.limits, reference=v.task.solution) for v, m in batch]
+        jobs = [_job(v, m.text) for v, m in batch]
         results = oracle.run(jobs, desc=f"mutants round {round_number}")
         executed += len(jobs)
         for (item, mutant), result in zip(batch, results):
@@ -139,8 +158,82 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
                     unlabelled[reason].append(f"{item.task.task_id} {mutant.operator} line {mutant.edit.line}")
     return VerifyOutcome(
         admitted, excluded, rejected, generated, executed, verdicts, unlabelled["flaky"], unlabelled["undecided"],
-        canonicals_run, timeouts, near_limit, surplus,
+        canonicals_run, timeouts, near_limit, surplus, human_rejected, human_run,
     )
+
+
+def _job(item: VerifiedTask, program: str) -> Job:
+    """The job that runs ``program`` against the task's tests (the canonical is the reference the
+    Python judge imports helpers from; native tests need none)."""
+    task = item.task
+    reference = task.solution if task.tests.kind in ("check", "asserts") else ""
+    return Job(program, task.tests, task.entry_point, item.limits, reference=reference, language=task.language)
+
+
+def human_mutant(task: Task, text: str) -> Mutant:
+    """A human-written bug as a candidate: its edit spans the first to the last changed character."""
+    solution = task.solution
+    prefix = 0
+    limit = min(len(solution), len(text))
+    while prefix < limit and solution[prefix] == text[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and solution[-1 - suffix] == text[-1 - suffix]:
+        suffix += 1
+    # widen to whole tokens, so "<" -> "<=" reads as such rather than "" -> "="
+    while prefix > 0 and _joins(solution[prefix - 1], _edge(solution, text, prefix, suffix, first=True)):
+        prefix -= 1
+    while suffix > 0 and _joins(solution[len(solution) - suffix], _edge(solution, text, prefix, suffix, first=False)):
+        suffix -= 1
+    line = solution.count("\n", 0, prefix) + 1
+    col = prefix - (solution.rfind("\n", 0, prefix) + 1)
+    edit = Edit(line=line, col=col, before=solution[prefix : len(solution) - suffix], after=text[prefix : len(text) - suffix])
+    tokens = get_language(task.language).tokens
+    return Mutant(task.task_id, "human", edit, text, levenshtein(tokens(solution), tokens(text)), kind="human")
+
+
+def _edge(solution: str, text: str, prefix: int, suffix: int, *, first: bool) -> str:
+    """The changed characters at one edge of the changed region, from both sides."""
+    chars = ""
+    for whole in (solution, text):
+        end = len(whole) - suffix
+        if end > prefix:
+            chars += whole[prefix] if first else whole[end - 1]
+    return chars
+
+
+def _char_class(char: str) -> str:
+    if char.isalnum() or char == "_":
+        return "word"
+    return "op" if char in "<>=!+-*/%&|^~:?." else char
+
+
+def _joins(outside: str, inside: str) -> bool:
+    """True when ``outside`` belongs to one token with any of the ``inside`` characters (both word or
+    both operator characters)."""
+    kind = _char_class(outside)
+    return kind in ("word", "op") and any(_char_class(char) == kind for char in inside)
+
+
+def _verify_human_bugs(items: list[VerifiedTask], oracle: Oracle, texts: set[str]) -> tuple[Counter[str], int]:
+    """Run every human-written bug once; keep those verified to fail. Returns rejections by reason
+    and how many were run."""
+    batch = [(item, human_mutant(item.task, text)) for item in items for text in item.task.human_bugs if text not in texts]
+    rejected: Counter[str] = Counter()
+    if not batch:
+        return rejected, 0
+    results = oracle.run([_job(item, bug.text) for item, bug in batch], desc="human-written bugs")
+    for (item, bug), result in zip(batch, results):
+        if result.verdict is Verdict.PASS:
+            rejected["passes_tests"] += 1
+        elif not result.verdict.is_label:
+            rejected[result.verdict.value.lower()] += 1
+        elif bug.text in texts:
+            rejected["duplicate_text"] += 1
+        else:
+            item.human.append(KeptMutant(bug, result))
+            texts.add(bug.text)
+    return rejected, len(batch)
 
 
 def _next_batch(items: list[VerifiedTask], max_mutants: int) -> list[tuple[VerifiedTask, Mutant]]:

@@ -23,6 +23,9 @@ class NativeTask:
     tests: str
     source: str
     buggy: str | None = None
+    prompt: str = ""
+    """The published prompt (signature and doc comment): where the query text comes from."""
+    entry_point: str = ""
 
 
 def read_jsonl(path: Path) -> list[dict]:

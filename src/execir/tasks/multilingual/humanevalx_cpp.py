@@ -117,13 +117,14 @@ def load(root: Path | None = None) -> list[NativeTask]:
     root = root or shared_data()
     if root is None or not (root / SOURCE).exists():
         return []
-    buggy: dict[str, str] = {}
+    pack: dict[str, dict] = {}
     if (root / BUGGY_SOURCE).exists():
-        buggy = {row["task_id"]: row["buggy_solution"] for row in read_jsonl(root / BUGGY_SOURCE)}
+        pack = {row["task_id"]: row for row in read_jsonl(root / BUGGY_SOURCE)}
     tasks = []
     for row in read_jsonl(root / SOURCE):
         prompt = row["prompt"]
-        bug = buggy.get(row["task_id"])
+        extra = pack.get(row["task_id"])
+        bug = extra["buggy_solution"] if extra else None
         tasks.append(
             NativeTask(
                 task_id=row["task_id"],
@@ -132,6 +133,8 @@ def load(root: Path | None = None) -> list[NativeTask]:
                 tests=native_tests(prompt, row["test"]),
                 source="humaneval-x",
                 buggy=assemble(prompt, bug) if bug is not None else None,
+                prompt=prompt,
+                entry_point=extra["entry_point"] if extra else "",
             )
         )
     return tasks

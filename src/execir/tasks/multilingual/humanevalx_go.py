@@ -67,5 +67,5 @@ def load(data: Path | None = None) -> list[NativeTask]:
         buggy = None
         if other is not None and all(other[k] == record[k] for k in ("prompt", "import", "test_setup", "test", "canonical_solution")):
             buggy = assemble(record, other["buggy_solution"])[0]
-        tasks.append(NativeTask(record["task_id"], "go", program, tests, SOURCE, buggy))
+        tasks.append(NativeTask(record["task_id"], "go", program, tests, SOURCE, buggy, record["prompt"], other["entry_point"] if other else ""))
     return tasks

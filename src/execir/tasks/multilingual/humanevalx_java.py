@@ -51,5 +51,5 @@ def load(data: Path | None = None) -> list[NativeTask]:
         buggy = None
         if other is not None and all(_unrenamed(other[k]) == record[k] for k in ("prompt", "test", "canonical_solution")):
             buggy = assemble(record, other["buggy_solution"])[0]
-        tasks.append(NativeTask(record["task_id"], "java", program, tests, SOURCE, buggy))
+        tasks.append(NativeTask(record["task_id"], "java", program, tests, SOURCE, buggy, record["prompt"], other["entry_point"] if other else ""))
     return tasks

@@ -54,5 +54,5 @@ def load(root: Path | None = None) -> list[NativeTask]:
                 body = _port_buggy(extra["canonical_solution"], record["canonical_solution"], body)
             buggy = record["prompt"] + body
         program = record["prompt"] + record["canonical_solution"]
-        tasks.append(NativeTask(record["task_id"], "js", program, record["test"], SOURCE, buggy))
+        tasks.append(NativeTask(record["task_id"], "js", program, record["test"], SOURCE, buggy, record["prompt"], extra["entry_point"] if extra else ""))
     return tasks

@@ -34,5 +34,6 @@ def load(root: Path | None = None) -> list[NativeTask]:
             record = json.loads(line)
             if not record.get("canonical_solution"):
                 continue
-            tasks.append(NativeTask(record["task_id"], "ruby", record["prompt"] + record["canonical_solution"], record["test"], SOURCE))
+            program = record["prompt"] + record["canonical_solution"]
+            tasks.append(NativeTask(record["task_id"], "ruby", program, record["test"], SOURCE, None, record["prompt"], record.get("entry_point", "")))
     return tasks
