@@ -3,7 +3,8 @@
 For each language, in one run: build the HumanEvalPack set (MBXP for Ruby) from ``../shared/data``
 with an empty verdict cache (cold) and again with the cache it left (warm), then report tasks kept,
 the canonicals' pass rate, mutants and human bugs per task, operators used, and bm25 / dense
-(MiniLM) exec@1 (and the pairwise share of negatives ranked below their canonical) with three pools per task: the canonical plus its mutants only, plus its human
+(MiniLM) exec@1 (and the pairwise share of negatives ranked below their canonical) with three pools
+per task: the canonical plus its mutants only, plus its human
 bugs only, and plus both. The three pools are compared on the same queries: tasks that kept at least
 one mutant and one human bug (Ruby has no human bugs: mutants only).
 
