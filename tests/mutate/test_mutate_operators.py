@@ -30,10 +30,14 @@ def replaced(source: str, edit: Edit) -> str:
 CASES = [
     ("arith_swap", "x = a + b\n", [(1, 6, "+", "-")]),
     ("arith_swap", "x = (a) * (b)\n", [(1, 8, "*", "/"), (1, 8, "*", "//")]),
-    ("arith_swap", "x = a // b % c ** 2\n", [(1, 6, "//", "/"), (1, 6, "//", "*"), (1, 11, "%", "//"), (1, 15, "**", "*")]),
+    (
+        "arith_swap",
+        "x = a // b % c ** 2\n",
+        [(1, 6, "//", "/"), (1, 6, "//", "*"), (1, 6, "//", "-"), (1, 11, "%", "//"), (1, 11, "%", "-"), (1, 15, "**", "*")],
+    ),
     ("arith_swap", "x = 'a' + b\ny = '%d' % b\n", []),
     ("bitwise_swap", "x = a << b\n", [(1, 6, "<<", ">>")]),
-    ("augassign_swap", "x += 1\ny //= 2\n", [(1, 2, "+=", "-="), (2, 2, "//=", "/="), (2, 2, "//=", "*=")]),
+    ("augassign_swap", "x += 1\ny //= 2\n", [(1, 2, "+=", "-="), (2, 2, "//=", "/="), (2, 2, "//=", "*="), (2, 2, "//=", "-=")]),
     ("unary_minus_remove", "x = - y\n", [(1, 4, "- ", "")]),
     ("compare_swap", "ok = a < b <= c\n", [(1, 7, "<", "<="), (1, 11, "<=", "<")]),
     ("compare_swap", "ok = a not in b\n", [(1, 7, "not in", "in")]),
@@ -43,6 +47,7 @@ CASES = [
     ("bool_swap", "ok = a and b or c\n", [(1, 7, "and", "or"), (1, 13, "or", "and")]),
     ("not_remove", "if not (a):\n    pass\n", [(1, 3, "not ", "")]),
     ("not_insert", "while a < b:\n    pass\n", [(1, 6, "a < b", "not (a < b)")]),
+    ("not_insert", "while f(a):\n    pass\n", [(1, 6, "f(a)", "not f(a)")]),
     ("not_insert", "if not a:\n    pass\n", []),
     ("not_insert", "y = [x for x in s if x > 0]\n", [(1, 21, "x > 0", "not (x > 0)")]),
     ("method_swap", "y = s.lower().startswith(p)\n", [(1, 6, "lower", "upper"), (1, 14, "startswith", "endswith")]),
@@ -50,13 +55,17 @@ CASES = [
     ("const_incr", "x = 5 + True\n", [(1, 4, "5", "6")]),
     ("const_decr", "x = 5\ny = 1\n", [(1, 4, "5", "4")]),
     ("const_zero_one", "x = 0\ny = 1\nz = 2\n", [(1, 4, "0", "1"), (2, 4, "1", "0")]),
-    ("off_by_one", "for i in range(n):\n    pass\n", [(1, 15, "n", "n + 1"), (1, 15, "n", "n - 1")]),
-    ("off_by_one", "y = a[1:j]\n", [(1, 6, "1", "2"), (1, 6, "1", "0"), (1, 8, "j", "j + 1"), (1, 8, "j", "j - 1")]),
+    ("const_zero_one", "x = a + 1\ny = a * 0\nz = -1\nw = a[1:]\nv = b // 1\n", []),  # no a + 0, a * 1, -0, a[0:], b // 0
+    ("const_decr", "x = a * 2\ny = a ** 2\n", []),  # no a * 1, a ** 1
+    ("off_by_one", "for i in range(n):\n    pass\n", [(1, 15, "", "1, "), (1, 15, "n", "n + 1"), (1, 15, "n", "n - 1")]),
+    ("off_by_one", "y = a[1:j]\n", [(1, 6, "1", "2"), (1, 6, "1", ""), (1, 8, "j", "j + 1"), (1, 8, "j", "j - 1")]),  # a[:j], never a[0:j]
+    ("off_by_one", "y = a[1:]\nz = a[:1]\n", [(1, 6, "1", "2"), (2, 7, "1", "2")]),  # neither a[:] nor a[:0]
+    ("off_by_one", "y = a[n - 1]\n", [(1, 6, "n - 1", "n"), (1, 6, "n - 1", "n - 2")]),  # never n - 1 + 1
     ("off_by_one", "y = a[-1] + d['k']\n", [(1, 6, "-1", "0"), (1, 6, "-1", "-2")]),
     ("off_by_one", "y = a[i or j]\n", [(1, 6, "i or j", "(i or j) + 1"), (1, 6, "i or j", "(i or j) - 1")]),
     ("return_bool_flip", "def f():\n    return True\n", [(2, 11, "True", "False")]),
     ("arg_swap", "f(a, b, b)\n", [(1, 2, "a, b", "b, a")]),
-    ("arg_swap", "max(a, b)\n", []),
+    ("arg_swap", "max(a, b)\n", [(1, 4, "a, b", "b, a")]),  # execution decides equivalence
     ("min_max_swap", "x = min(a)\n", [(1, 4, "min", "max")]),
     ("loop_control_swap", "for x in y:\n    break\n", [(2, 4, "break", "continue")]),
     (

@@ -18,11 +18,18 @@ from execir.languages.python.operators.arith import (
     unary_minus_remove,
 )
 from execir.languages.python.operators.base import Operator
+from execir.languages.python.operators.branches import branch_delete, branch_swap, if_unwrap, return_swap
 from execir.languages.python.operators.calls import (
     any_all_swap,
     arg_swap,
+    attribute_swap,
     method_swap,
     min_max_swap,
+)
+from execir.languages.python.operators.conditions import (
+    bool_operand_delete,
+    compare_replace,
+    condition_const,
 )
 from execir.languages.python.operators.constants import (
     const_decr,
@@ -30,7 +37,14 @@ from execir.languages.python.operators.constants import (
     const_zero_one,
     return_bool_flip,
 )
+from execir.languages.python.operators.displays import element_delete, element_swap, slice_remove
 from execir.languages.python.operators.indices import off_by_one
+from execir.languages.python.operators.literals import (
+    bool_literal_flip,
+    const_to_zero,
+    return_const,
+    string_edit,
+)
 from execir.languages.python.operators.logic import (
     bool_swap,
     compare_flip,
@@ -38,31 +52,59 @@ from execir.languages.python.operators.logic import (
     not_insert,
     not_remove,
 )
-from execir.languages.python.operators.statements import guard_delete, loop_control_swap
+from execir.languages.python.operators.operands import binary_operand_delete, operand_swap, subscript_swap
+from execir.languages.python.operators.statements import guard_delete, loop_control_swap, statement_delete
+from execir.languages.python.operators.terms import self_term_insert, term_insert
+from execir.languages.python.operators.variables import variable_misuse
+from execir.languages.python.operators.wrappers import arg_delete, call_unwrap
 from execir.languages.python.program import PythonProgram
 from execir.mutate.edits import SpanEdit
 
 _FAMILIES: tuple[tuple[Operator, str], ...] = (
     (any_all_swap, "function"),
+    (arg_delete, "missing"),
     (arg_swap, "variable"),
     (arith_swap, "operator"),
+    (attribute_swap, "function"),
     (augassign_swap, "operator"),
+    (binary_operand_delete, "missing"),
     (bitwise_swap, "operator"),
+    (bool_literal_flip, "value"),
+    (bool_operand_delete, "missing"),
     (bool_swap, "operator"),
+    (branch_delete, "missing"),
+    (branch_swap, "variable"),
+    (call_unwrap, "missing"),
     (compare_flip, "operator"),
+    (compare_replace, "operator"),
     (compare_swap, "operator"),
+    (condition_const, "value"),
     (const_decr, "value"),
     (const_incr, "value"),
+    (const_to_zero, "value"),
     (const_zero_one, "value"),
+    (element_delete, "missing"),
+    (element_swap, "variable"),
     (guard_delete, "missing"),
+    (if_unwrap, "missing"),
     (loop_control_swap, "operator"),
     (method_swap, "function"),
     (min_max_swap, "function"),
     (not_insert, "excess"),
     (not_remove, "missing"),
     (off_by_one, "value"),
+    (operand_swap, "variable"),
     (return_bool_flip, "value"),
+    (return_const, "value"),
+    (return_swap, "variable"),
+    (self_term_insert, "excess"),
+    (slice_remove, "missing"),
+    (statement_delete, "missing"),
+    (string_edit, "value"),
+    (subscript_swap, "variable"),
+    (term_insert, "excess"),
     (unary_minus_remove, "missing"),
+    (variable_misuse, "variable"),
 )
 
 

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from execir.languages.python.operators.base import (
+    is_text,
     nodes_of,
     operator_span,
     prefix_token_span,
@@ -22,24 +23,18 @@ ARITH: SwapTable = {
     ast.Sub: ("-", ("+",)),
     ast.Mult: ("*", ("/", "//")),
     ast.Div: ("/", ("*", "//")),
-    ast.FloorDiv: ("//", ("/", "*")),
-    ast.Mod: ("%", ("//",)),
+    ast.FloorDiv: ("//", ("/", "*", "-")),
+    ast.Mod: ("%", ("//", "-")),
     ast.Pow: ("**", ("*",)),
 }
 
 BITWISE: SwapTable = {
-    ast.BitAnd: ("&", ("|",)),
-    ast.BitOr: ("|", ("&",)),
-    ast.BitXor: ("^", ("|",)),
+    ast.BitAnd: ("&", ("|", "^")),
+    ast.BitOr: ("|", ("&", "^")),
+    ast.BitXor: ("^", ("&", "|")),
     ast.LShift: ("<<", (">>",)),
     ast.RShift: (">>", ("<<",)),
 }
-
-
-def _is_text(node: ast.AST) -> bool:
-    return isinstance(node, ast.JoinedStr) or (
-        isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))
-    )
 
 
 def _binop_swaps(
@@ -47,14 +42,15 @@ def _binop_swaps(
 ) -> Iterator[SpanEdit]:
     for node in nodes_of(tree, ast.BinOp):
         entry = table.get(type(node.op))
-        if entry is None or _is_text(node.left) or _is_text(node.right):
+        if entry is None or is_text(node.left) or is_text(node.right):
             continue  # string concatenation / %-formatting are not arithmetic
         symbol, replacements = entry
         yield from swaps_at(operator_span(source, node.left, node.right, symbol), replacements)
 
 
 def arith_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
-    """Swap one arithmetic operator (``+``<->``-``, ``*``->``/ //``, ``//``<->``/``, ...).
+    """Swap one arithmetic operator (``+``<->``-``, ``*``->``/ //``, ``//``<->``/``,
+    ``%``->``// -``, ...).
 
     See :data:`ARITH` for the full table.
     """
@@ -62,7 +58,7 @@ def arith_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
 
 
 def bitwise_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
-    """Swap one bitwise operator: ``&``<->``|``, ``^``->``|``, ``<<``<->``>>``."""
+    """Swap one bitwise operator: any of ``&`` ``|`` ``^`` for another, ``<<``<->``>>``."""
     return _binop_swaps(tree, source, BITWISE)
 
 
@@ -71,7 +67,7 @@ def augassign_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
     table = {**ARITH, **BITWISE}
     for node in nodes_of(tree, ast.AugAssign):
         entry = table.get(type(node.op))
-        if entry is None or _is_text(node.value):
+        if entry is None or is_text(node.value):
             continue
         symbol, replacements = entry
         span = operator_span(source, node.target, node.value, symbol + "=")

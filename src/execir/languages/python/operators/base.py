@@ -7,6 +7,7 @@ its :class:`~execir.languages.python.source.SourceText`; each yielded edit is on
 from __future__ import annotations
 
 import ast
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
@@ -34,8 +35,21 @@ def _is_string_statement(node: ast.AST) -> bool:
     )
 
 
+_CODE_NODES: weakref.WeakKeyDictionary[ast.AST, tuple[ast.AST, ...]] = weakref.WeakKeyDictionary()
+"""Code nodes of each module seen (operators only read trees; every operator walks the same one)."""
+
+
 def code_nodes(tree: ast.AST) -> Iterator[ast.AST]:
     """Every node that is executable code: skips docstrings, f-strings and type annotations."""
+    if not isinstance(tree, ast.Module):
+        return _walk_code(tree)
+    nodes = _CODE_NODES.get(tree)
+    if nodes is None:
+        nodes = _CODE_NODES[tree] = tuple(_walk_code(tree))
+    return iter(nodes)
+
+
+def _walk_code(tree: ast.AST) -> Iterator[ast.AST]:
     stack = [tree]
     while stack:
         node = stack.pop()
@@ -91,6 +105,13 @@ def swaps_at(span: tuple[int, int] | None, replacements: Iterable[str]) -> Itera
     if span is not None:
         for after in replacements:
             yield SpanEdit(span[0], span[1], after)
+
+
+def is_text(node: ast.AST) -> bool:
+    """A string or bytes literal or an f-string."""
+    return isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))
+    )
 
 
 def int_literal(node: ast.AST) -> int | None:

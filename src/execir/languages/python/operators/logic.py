@@ -12,6 +12,7 @@ from execir.languages.python.operators.base import (
     prefix_token_span,
     swaps_at,
 )
+from execir.languages.python.operators.exprs import ATOM, level, spaced
 from execir.languages.python.source import SourceText
 from execir.mutate.edits import SpanEdit
 
@@ -78,7 +79,8 @@ def not_remove(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
             yield from swaps_at(prefix_token_span(source, node), [""])
 
 
-def _conditions(node: ast.AST) -> list[ast.expr]:
+def conditions(node: ast.AST) -> list[ast.expr]:
+    """The condition expressions of a node: if/while/conditional-expression tests, comprehension filters."""
     if isinstance(node, (ast.If, ast.While, ast.IfExp)):
         return [node.test]
     if isinstance(node, ast.comprehension):
@@ -89,12 +91,13 @@ def _conditions(node: ast.AST) -> list[ast.expr]:
 def not_insert(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
     """Negate one condition (``if``/``while``/conditional expression/comprehension filter).
 
-    ``c`` becomes ``not (c)``; conditions that already start with ``not`` are left to
-    :func:`not_remove`.
+    ``c`` becomes ``not c`` for a name, call, subscript or other atom and ``not (c)`` for
+    anything looser; conditions that already start with ``not`` are left to :func:`not_remove`.
     """
     for node in code_nodes(tree):
-        for test in _conditions(node):
+        for test in conditions(node):
             if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
                 continue
             start, end = source.node_span(test)
-            yield SpanEdit(start, end, f"not ({source.text[start:end]})")
+            text = source.text[start:end]
+            yield spaced(source, SpanEdit(start, end, f"not {text}" if level(test) == ATOM else f"not ({text})"))
