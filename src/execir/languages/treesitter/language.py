@@ -9,7 +9,8 @@ from functools import cache
 import tree_sitter
 
 from execir.languages.base import Language, OperatorSpec, ParseError
-from execir.languages.treesitter.program import Program, comment_texts, tokens_of, without_comments
+from execir.languages.treesitter.program import Program, comment_nodes, comment_texts, tokens_of, without_comments
+from execir.tasks.source_text import describe as describe_docstring
 
 GrammarFactory = Callable[[], object]
 """A grammar wheel's ``language()`` function (returns the grammar's capsule)."""
@@ -44,14 +45,50 @@ def comment_prose(comments: list[str]) -> str:
     return "\n".join(paragraphs)
 
 
+def comment_lines(comment: str) -> list[str]:
+    """A comment's lines with their markers (``//``, ``/* */``, leading ``*``, ``#``) removed."""
+    body = comment.rstrip()
+    if body.endswith("*/"):
+        body = body[:-2]
+    return [_BLOCK_MARKERS.sub("", line, count=1).rstrip() for line in body.split("\n")]
+
+
+def doc_comment(program: Program) -> str:
+    """The last doc comment of a text, markers removed, lines kept: the last block comment, or the
+    last run of line comments separated by nothing but line breaks and indentation."""
+    nodes = comment_nodes(program)
+    if not nodes:
+        return ""
+    group = [nodes[-1]]
+    for node in reversed(nodes[:-1]):
+        between = program.text[program.span(node)[1]:program.span(group[0])[0]]
+        joined = program.source(node).startswith(("//", "#")) and program.source(group[0]).startswith(("//", "#"))
+        if not joined or between.strip() or between.count("\n") > 1:
+            break
+        group.insert(0, node)
+    return "\n".join(line for node in group for line in comment_lines(program.source(node)))
+
+
+def doc_description(program: Program, entry_point: str | None) -> str:
+    """The prose of a prompt's last doc comment with examples, doctests and code-like lines
+    removed (the rules of Python docstrings: :func:`execir.tasks.source_text.describe`)."""
+    return describe_docstring(doc_comment(program), entry_point or "\0")
+
+
 def make_language(
     name: str,
     grammar: GrammarFactory,
     comment_types: frozenset[str],
     operators: tuple[OperatorSpec[Program], ...],
     describe: Callable[[str], str] | None = None,
+    entry_point: Callable[[str], str | None] | None = None,
 ) -> Language[Program]:
-    """A language whose programs are parsed by ``grammar`` (a grammar wheel's ``language``)."""
+    """A language whose programs are parsed by ``grammar`` (a grammar wheel's ``language``).
+
+    ``describe`` defaults to the prose of every comment; given ``entry_point`` (prompt -> the
+    name of the function it declares, or None), to :func:`doc_description` of the prompt's last
+    doc comment instead.
+    """
 
     def parse(text: str) -> Program:
         tree = _parser(grammar).parse(text.encode("utf-8"))
@@ -72,6 +109,8 @@ def make_language(
         return without_comments(lenient(text))
 
     def default_describe(prompt: str) -> str:
+        if entry_point is not None:
+            return doc_description(lenient(prompt), entry_point(prompt))
         return comment_prose(comment_texts(lenient(prompt)))
 
     return Language(

@@ -127,6 +127,11 @@ def comment_texts(program: Program) -> list[str]:
     return [program.source(node) for node in _comment_nodes(program)]
 
 
+def comment_nodes(program: Program) -> list[Node]:
+    """Every comment node, in document order."""
+    return list(_comment_nodes(program))
+
+
 def _comment_nodes(program: Program) -> Iterator[Node]:
     stack = [program.root]
     while stack:

@@ -1,0 +1,69 @@
+"""How tree-sitter-cpp spells what the shared families mutate, and where C++ declares names."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from execir.languages.treesitter.families import BOOLEAN, COMPARE_SWAP, Grammar
+from execir.languages.treesitter.program import Program
+
+_DECLARING = frozenset({"parameter_declaration", "optional_parameter_declaration", "declaration", "for_range_loop"})
+_WRAPPERS = frozenset({"init_declarator", "reference_declarator", "pointer_declarator", "array_declarator"})
+
+
+def _declared_name(node: Node | None) -> Node | None:
+    """The identifier a declarator declares (through ``= init``, ``&``, ``*`` and ``[n]``)."""
+    while node is not None and node.type in _WRAPPERS:
+        inner = node.child_by_field_name("declarator")
+        node = inner if inner is not None else next((child for child in node.children if child.is_named), None)
+    return node if node is not None and node.type == "identifier" else None
+
+
+def declarations(program: Program, function: Node) -> Iterator[tuple[Node, str | None]]:
+    """Parameters, local variables and range-for variables of a function, with their types."""
+    for node in program.walk(_DECLARING):
+        if not (function.start_byte <= node.start_byte < function.end_byte):
+            continue
+        type_node = node.child_by_field_name("type")
+        declared_type = None if type_node is None or program.source(type_node) == "auto" else program.source(type_node)
+        for index, child in enumerate(node.children):
+            if node.field_name_for_child(index) == "declarator":
+                name = _declared_name(child)
+                if name is not None:
+                    yield name, declared_type
+
+
+GRAMMAR = Grammar(
+    name="cpp",
+    member={"field_expression": ("argument", "field")},
+    subscript={"subscript_expression": ("argument", "indices")},
+    index_wrappers=frozenset({"subscript_argument_list"}),
+    condition_wrappers=frozenset({"condition_clause", "parenthesized_expression"}),
+    ternary=frozenset({"conditional_expression"}),
+    else_clause="else_clause",
+    blocks=frozenset({"compound_statement"}),
+    compound=frozenset({"if_statement", "for_statement", "while_statement", "do_statement", "switch_statement", "for_range_loop"}),
+    numbers=frozenset({"number_literal"}),
+    strings=frozenset({"string_literal", "char_literal", "raw_string_literal", "concatenated_string"}),
+    functions=frozenset({"function_definition", "lambda_expression"}),
+    declarations=declarations,
+    return_type="type",
+    numeric_types=frozenset({"int", "long", "long long", "float", "double", "unsigned", "unsigned int", "size_t"}),
+    scopes=frozenset({"for_statement", "for_range_loop", "catch_clause"}),
+    initializers=frozenset({"initializer_list"}),
+    boolean={**BOOLEAN, "and": ("or",), "or": ("and",)},
+    compare_swap={**COMPARE_SWAP, "not_eq": ("==",)},
+    min_max={"min": "max", "max": "min", "min_element": "max_element", "max_element": "min_element",
+             "fmin": "fmax", "fmax": "fmin"},
+    index_calls=frozenset({"substr", "at"}),
+    methods={
+        "islower": "isupper", "isupper": "islower", "tolower": "toupper", "toupper": "tolower",
+        "ceil": "floor", "floor": "ceil", "round": "floor", "front": "back", "back": "front",
+        "find": "rfind", "rfind": "find", "find_first_of": "find_last_of", "find_last_of": "find_first_of",
+        "lower_bound": "upper_bound", "upper_bound": "lower_bound", "isalpha": "isdigit", "isdigit": "isalpha",
+        "begin": "rbegin", "rbegin": "begin", "end": "rend", "rend": "end",
+    },
+)
+"""The C++ grammar description."""
