@@ -82,3 +82,18 @@ def test_human_mutant_edit_spans_the_changed_characters() -> None:
     bug = human_mutant(task, "def f(a):\n    return a - 2\n")
     assert (bug.edit.line, bug.edit.col, bug.edit.before, bug.edit.after) == (2, 13, "+ 1", "- 2")
     assert bug.kind == "human" and bug.edit_distance == 2
+
+
+def test_a_canonical_the_mutator_cannot_parse_keeps_its_task_without_mutants(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from execir.construct import verify as verify_module
+    from execir.languages import ParseError
+
+    def unparsable(task_id: str, *args: object) -> list[object]:
+        raise ParseError("python: the program does not parse (first error at line 1, column 1)")
+
+    monkeypatch.setattr(verify_module, "generate_mutants", unparsable)
+    oracle = ScriptedOracle({}, [Verdict.FAIL, Verdict.FAIL])
+    config = BuildConfig(source="humanevalpack", path=_pack(tmp_path), out=tmp_path / "out", max_mutants=1)
+    counts = build(config, OracleConfig(progress=False), oracle_factory=lambda _: oracle).manifest["counts"]  # type: ignore[arg-type,return-value]
+    assert counts["tasks_kept"] == 2 and counts["mutant"] == 0 and counts["human"] == 2
+    assert len(counts["not_mutated"]) == 2 and "does not parse" in counts["not_mutated"][0]

@@ -139,6 +139,7 @@ def _manifest(
             "verified_unused": outcome.surplus,
             "human_bugs_run": outcome.human_run,
             "human_bugs_rejected": dict(sorted(outcome.human_rejected.items())),
+            "not_mutated": outcome.not_mutated,
         },
         "excluded": [{"task_id": e.task_id, "reason": e.reason} for e in outcome.excluded],
         "oracle": {

@@ -21,7 +21,7 @@ from tqdm import tqdm
 
 from execir.construct.config import BuildConfig
 from execir.execute import Admission, ExecResult, Job, Limits, Oracle
-from execir.languages import get_language, select_operators
+from execir.languages import ParseError, get_language, select_operators
 from execir.languages.base import family_table
 from execir.mutate import generate_mutants, order_candidates
 from execir.mutate.distance import levenshtein
@@ -74,6 +74,9 @@ class VerifyOutcome:
     human_rejected: Counter[str] = field(default_factory=Counter)
     """Human-written bugs not kept, by reason (``passes_tests``: the tests do not catch the bug)."""
     human_run: int = 0
+    not_mutated: list[str] = field(default_factory=list)
+    """Admitted tasks whose canonical the mutation parser cannot read (task id: reason): they keep
+    their canonical and human bugs, without mutants."""
 
 
 def admit_tasks(
@@ -123,10 +126,15 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
     texts = {v.task.solution for v in admitted}
     human_rejected, human_run = _verify_human_bugs(admitted, oracle, texts)
     generated = 0
+    unparsed: list[str] = []
     for item in tqdm(admitted, desc="generating mutants", disable=not progress, leave=False):
         language = get_language(item.task.language)
         operators = select_operators(language, config.operators)
-        candidates = generate_mutants(item.task.task_id, item.task.solution, item.task.language, operators)
+        try:
+            candidates = generate_mutants(item.task.task_id, item.task.solution, item.task.language, operators)
+        except ParseError as error:
+            unparsed.append(f"{item.task.task_id}: {error}")  # kept with its canonical (and human bug), no mutants
+            candidates = []
         generated += len(candidates)
         ordered = order_candidates(candidates, seed=config.seed, families=family_table(language))
         item.candidates = [m for m in ordered if m.text not in texts][: config.max_candidates_per_task]
@@ -158,7 +166,7 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
                     unlabelled[reason].append(f"{item.task.task_id} {mutant.operator} line {mutant.edit.line}")
     return VerifyOutcome(
         admitted, excluded, rejected, generated, executed, verdicts, unlabelled["flaky"], unlabelled["undecided"],
-        canonicals_run, timeouts, near_limit, surplus, human_rejected, human_run,
+        canonicals_run, timeouts, near_limit, surplus, human_rejected, human_run, unparsed,
     )
 
 
