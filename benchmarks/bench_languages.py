@@ -13,7 +13,18 @@ HumanEvalPack's human-written buggy solutions; MBXP Ruby), in one run:
    disagrees: JavaScript's ``console.assert`` prints and carries on);
 4. label agreement between that idle run and a run under two background busy loops.
 
-Usage: ``python benchmarks/bench_languages.py [--languages cpp,java,go,js,ruby] [--limit N] [--json OUT]``
+Besides checks per second (wall clock: noisy on a shared machine), each side's CPU per check: every
+process of the side (this process's own CPU in the run, plus its children's: the reference's
+subprocesses; the oracle's sandboxes, candidates and compilers), a figure that other users' load
+moves far less.
+
+The reference runs with this process's environment minus :data:`START_UP_VARIABLES` (the oracle's
+sandbox clears its environment): ``NODE_EXTRA_CA_CERTS``, set on some hosts for a proxy, makes every
+``node`` parse the whole CA bundle at start-up (27 -> 64 ms CPU a start on our 2-core host), which
+would be charged to the reference way, not measured. ``--reference-env inherit`` keeps them.
+
+Usage: ``python benchmarks/bench_languages.py [--languages cpp,java,go,js,ruby] [--limit N] [--json OUT]
+[--reference-env clean|inherit]``
 """
 
 from __future__ import annotations
@@ -21,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -52,6 +64,32 @@ REFERENCE: dict[str, tuple[str, list[list[str]]]] = {
 subprocess with a timeout; a zero exit status is a pass."""
 
 
+START_UP_VARIABLES = ("NODE_EXTRA_CA_CERTS", "NODE_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "RUBYOPT")
+"""Variables that change what a toolchain does at every start; dropped from the reference's
+environment unless ``--reference-env inherit``."""
+REFERENCE_ENV = {"inherit": False}
+
+
+def reference_env(folder: Path, language: str) -> dict[str, str]:
+    env = dict(os.environ, HOME=str(folder), GOCACHE=str(GO_CACHE), **(GO_ENV if language == "go" else {}))
+    if not REFERENCE_ENV["inherit"]:
+        for name in START_UP_VARIABLES:
+            env.pop(name, None)
+    return env
+
+
+def own_cpu_seconds() -> float:
+    """CPU of this process so far (all its threads)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime
+
+
+def cpu_seconds() -> float:
+    """CPU of this process and of its reaped children so far."""
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own_cpu_seconds() + kids.ru_utime + kids.ru_stime
+
+
 GO_CACHE = Path(tempfile.mkdtemp(prefix="execir-ref-gocache-"))
 """One warm build cache shared by every Go reference run, as a HumanEval-X run has."""
 
@@ -60,7 +98,6 @@ def codegeex_go(data: Path) -> dict[str, tuple[str, str]]:
     """HumanEval-X Go as CodeGeeX assembles it (one main_test.go): task id -> (canonical file,
     HumanEvalPack buggy file)."""
     from execir.tasks.multilingual.humanevalx_go import HELPERS
-
 
     def assemble(record: dict, code: str) -> str:
         setup = record["test_setup"]
@@ -76,7 +113,7 @@ def reference_run(language: str, source: str, folder: Path) -> bool:
     """Write ``source`` (program and tests in one file) and run the reference commands."""
     name, commands = REFERENCE[language]
     (folder / name).write_text(source, encoding="utf-8")
-    env = dict(os.environ, HOME=str(folder), GOCACHE=str(GO_CACHE), **(GO_ENV if language == "go" else {}))
+    env = reference_env(folder, language)
     deadline = time.monotonic() + TIMEOUT
     for argv in commands:
         try:
@@ -88,18 +125,30 @@ def reference_run(language: str, source: str, folder: Path) -> bool:
     return True
 
 
-def oracle_verdicts(programs: list[tuple[str, str]], language: str, workers: int) -> tuple[list[Verdict], float, list[float], list[float]]:
-    """Verdicts with an empty cache, wall time, compile and run CPU seconds per check."""
+def oracle_verdicts(programs: list[tuple[str, str]], language: str, workers: int) -> tuple[list[Verdict], float, float, list[float], list[float]]:
+    """Verdicts with an empty cache, wall time, total CPU (this process's, with the oracle's threads,
+    and the slots' cgroups: sandboxes, compilers, candidates; the slots' one-off start excluded), and
+    compile and run CPU seconds per check."""
     jobs = [Job(program, TestSuite("native", tests), "", RUN_LIMITS, language=language) for program, tests in programs]
     started = time.perf_counter()
     with Oracle(OracleConfig(workers=workers, progress=False)) as oracle:
+        oracle.start()
+        cpu = own_cpu_seconds() + slots_cpu_seconds(oracle)
         results = oracle.run(jobs, desc=language)
-    elapsed = time.perf_counter() - started
-    return [r.verdict for r in results], elapsed, [r.compile_seconds for r in results], [r.seconds for r in results]
+        elapsed = time.perf_counter() - started
+        cpu = own_cpu_seconds() + slots_cpu_seconds(oracle) - cpu
+        if not any(slot.cgroup for slot in oracle.slots):  # no cgroups: the runs' own CPU only
+            cpu += sum(r.seconds + r.compile_seconds for r in results)
+    return [r.verdict for r in results], elapsed, cpu, [r.compile_seconds for r in results], [r.seconds for r in results]
 
 
-def reference_verdicts(sources: list[str], language: str, workers: int) -> tuple[list[bool], float]:
-    """Exit status 0 of the reference way, and the wall time (same parallelism as the oracle)."""
+def slots_cpu_seconds(oracle: Oracle) -> float:
+    return sum(slot.cgroup.cpu_seconds() for slot in oracle.slots if slot.cgroup)
+
+
+def reference_verdicts(sources: list[str], language: str, workers: int) -> tuple[list[bool], float, float]:
+    """Exit status 0 of the reference way, the wall time (same parallelism as the oracle) and the
+    total CPU."""
 
     def one(source: str) -> bool:
         folder = Path(tempfile.mkdtemp(prefix="execir-ref-"))
@@ -110,10 +159,10 @@ def reference_verdicts(sources: list[str], language: str, workers: int) -> tuple
 
     if language == "go":
         one(sources[0])  # warm the shared build cache (testify compiled once), as a real run has it
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_seconds()
     with ThreadPoolExecutor(workers) as pool:
         passed = list(pool.map(one, sources))
-    return passed, time.perf_counter() - started
+    return passed, time.perf_counter() - started, cpu_seconds() - cpu
 
 
 def busy_loops(n: int = 2) -> list[subprocess.Popen]:
@@ -134,11 +183,11 @@ def language_figures(language: str, data: Path, limit: int | None, workers: int)
         sources = [files[t.task_id][0] for t in tasks] + [files[t.task_id][1] for t in buggy_tasks]
     else:
         sources = [f"{program}\n{tests}\n" for program, tests in programs]
-    verdicts, seconds, compile_cpu, run_cpu = oracle_verdicts(programs, language, workers)
-    passed_ref, ref_seconds = reference_verdicts(sources, language, workers)
+    verdicts, seconds, cpu, compile_cpu, run_cpu = oracle_verdicts(programs, language, workers)
+    passed_ref, ref_seconds, ref_cpu = reference_verdicts(sources, language, workers)
     loops = busy_loops()
     try:
-        loaded, _, _, _ = oracle_verdicts(programs, language, workers)
+        loaded, _, _, _, _ = oracle_verdicts(programs, language, workers)
     finally:
         for loop in loops:
             loop.kill()
@@ -156,6 +205,9 @@ def language_figures(language: str, data: Path, limit: int | None, workers: int)
         "execir_checks_per_s": round(n / seconds, 2),
         "reference_checks_per_s": round(n / ref_seconds, 2),
         "speedup": round(ref_seconds / seconds, 2),
+        "execir_cpu_ms_per_check": round(1000 * cpu / n, 1),
+        "reference_cpu_ms_per_check": round(1000 * ref_cpu / n, 1),
+        "cpu_ratio": round(ref_cpu / cpu, 2),
         "median_compile_cpu_s": round(statistics.median(compile_cpu), 4) if compile_cpu else 0.0,
         "median_run_cpu_s": round(statistics.median(run_cpu), 4) if run_cpu else 0.0,
         "reference_pass_canonical": sum(passed_ref[: len(canon)]),
@@ -173,7 +225,11 @@ def main() -> int:
     parser.add_argument("--limit", type=int, help="first N tasks per language")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--reference-env", choices=("clean", "inherit"), default="clean", help="drop START_UP_VARIABLES from the reference's environment (default) or keep them"
+    )
     args = parser.parse_args()
+    REFERENCE_ENV["inherit"] = args.reference_env == "inherit"
     data = shared_data()
     if data is None:
         print("../shared/data is not present: nothing to measure")
@@ -184,9 +240,37 @@ def main() -> int:
         report[language] = language_figures(language, data, args.limit, args.workers)
         report[language]["bench_seconds"] = round(time.perf_counter() - started, 1)
         print(json.dumps({language: report[language]}, indent=2), flush=True)
+    print(table(report))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
     return 0
+
+
+COLUMNS = (
+    ("language", None),
+    ("ExecIR checks/s", "execir_checks_per_s"),
+    ("reference checks/s", "reference_checks_per_s"),
+    ("ratio", "speedup"),
+    ("ExecIR CPU ms/check", "execir_cpu_ms_per_check"),
+    ("reference CPU ms/check", "reference_cpu_ms_per_check"),
+    ("CPU ratio", "cpu_ratio"),
+    ("median compile CPU s", "median_compile_cpu_s"),
+    ("median run CPU s", "median_run_cpu_s"),
+    ("idle vs loaded agreement", "agreement_idle_vs_loaded"),
+    ("canonicals pass x3", None),
+    ("buggy not PASS", None),
+)
+
+
+def table(report: dict) -> str:
+    """The headline figures as a markdown table."""
+    lines = ["| " + " | ".join(name for name, _ in COLUMNS) + " |", "|" + " --- |" * len(COLUMNS)]
+    for language, figures in report.items():
+        cells = [language]
+        cells += [str(figures[key]) for _, key in COLUMNS[1:-2] if key]
+        cells += [f"{figures['canonical_pass_x3']}/{figures['tasks']}", f"{figures['buggy_not_pass']}/{figures['buggy']}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

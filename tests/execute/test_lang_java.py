@@ -9,7 +9,7 @@ from execir.execute import Job, Limits, Oracle, OracleConfig
 from execir.execute.adversarial_java import ADD_TESTS, CASES, LIST_TESTS, RIGHT_ADD, WRONG_ADD, _solution
 from execir.execute.runtimes import runtime
 from execir.execute.runtimes.base import ToolchainMissing
-from execir.execute.runtimes.java import declared_classes, main_class, wrap_solution_calls
+from execir.execute.runtimes.java import NON_HEAP_MB, JavaRuntime, declared_classes, heap_mb, main_class, wrap_solution_calls
 from execir.execute.selftest import LIMITS
 from execir.tasks.multilingual import shared_data
 from execir.types import StdioCase, TestSuite, Verdict
@@ -93,6 +93,66 @@ def test_stdio(oracle):
     crash = right.replace("System.out.print(", "System.exit(3); System.out.print(")
     tests = TestSuite("stdio", stdio_cases=(StdioCase("3 4\n", "7 é\n"), StdioCase("10 20\n", "30 é\n")))
     assert _verdicts(oracle, [right, wrong, crash, "public class Main {"], tests) == [Verdict.PASS, Verdict.FAIL, Verdict.FAIL, Verdict.ERROR]
+
+
+# ---- the heap follows the job's memory budget ---------------------------------------------------
+HOLD = _solution(
+    "    public int hold(int mb) {\n"
+    "        byte[][] blocks = new byte[mb][];\n"
+    "        for (int i = 0; i < mb; i++) blocks[i] = new byte[1 << 20];\n"
+    "        return blocks.length;\n"
+    "    }\n"
+)
+
+
+def _hold_tests(mb: int) -> TestSuite:
+    """Tests that keep ``mb`` MiB live in the candidate's heap at once."""
+    check = f"        if (new Solution().hold({mb}) != {mb}) throw new AssertionError();\n"
+    return TestSuite("native", "public class Main {\n    public static void main(String[] args) {\n" + check + "    }\n}\n")
+
+
+def _budget(memory_mb: int) -> Limits:
+    return Limits(cpu_seconds=5.0, wall_seconds=20.0, memory_mb=memory_mb)
+
+
+def test_heap_is_a_fraction_of_the_budget_with_room_for_the_rest():
+    for memory_mb in (192, 256, 384, 512, 1024, 4096):
+        assert heap_mb(memory_mb) <= 0.75 * memory_mb and heap_mb(memory_mb) + NON_HEAP_MB <= memory_mb
+    assert heap_mb(512) == 384 and heap_mb(1024) == 768
+    assert heap_mb(64) == 32  # a floor: a smaller budget ends at the cgroup's memory kill instead
+
+
+def test_plans_take_the_heap_from_the_limits():
+    java = runtime("java")
+    toolchain = java.discover()
+    stdio = "public class Main { public static void main(String[] args) { } }\n"
+    for memory_mb in (256, 512, 2048):
+        plans = [java.plan(toolchain, _solution(RIGHT_ADD), ADD_TESTS.code, _budget(memory_mb)), java.plan(toolchain, stdio, None, _budget(memory_mb))]
+        for plan in plans:
+            assert [flag for flag in plan.run if flag.startswith("-Xmx")] == [f"-Xmx{heap_mb(memory_mb)}m"]
+
+
+def test_the_oracle_gives_the_java_plan_the_job_limits(oracle, monkeypatch):
+    seen: list[int] = []
+    original = JavaRuntime.plan
+
+    def spy(self, toolchain, program, tests, limits):
+        seen.append(limits.memory_mb)
+        return original(self, toolchain, program, tests, limits)
+
+    monkeypatch.setattr(JavaRuntime, "plan", spy)
+    assert _verdicts(oracle, [_solution(RIGHT_ADD) + "// 1\n"], limits=_budget(448)) == [Verdict.PASS]
+    assert seen == [448]
+
+
+def test_memory_budget_bounds_the_heap(oracle):
+    """300 MiB live passes under a 512 MiB budget (the former fixed 256 MiB heap failed it), 200 MiB
+    fails under a 192 MiB budget (which the fixed heap let pass: the slot's cgroup has the server's
+    share on top), and 600 MiB fails under 512 MiB: each an OutOfMemoryError, not a memory kill."""
+    jobs = [(300, 512), (200, 192), (600, 512)]
+    results = oracle.run([Job(HOLD, _hold_tests(mb), "", _budget(memory_mb), language="java") for mb, memory_mb in jobs])
+    assert [r.verdict for r in results] == [Verdict.PASS, Verdict.FAIL, Verdict.FAIL], [(r.detail, r.stderr_tail[-300:]) for r in results]
+    assert all("OutOfMemoryError" in r.stderr_tail for r in results[1:]), [r.stderr_tail[-300:] for r in results[1:]]
 
 
 # ---- adversarial cases ---------------------------------------------------------------------------

@@ -4,12 +4,15 @@ buggy solutions fail)."""
 
 from __future__ import annotations
 
+import os
 import shutil
+from dataclasses import replace
 
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
 from execir.execute.adversarial_js import CASES, OK, TESTS, WRONG
+from execir.execute.runtimes import js
 from execir.tasks.multilingual import humanevalx_js, shared_data
 from execir.types import StdioCase, TestSuite, Verdict
 
@@ -44,6 +47,60 @@ def test_native_verdicts(oracle):
     for (name, (_, expected)), result in zip(jobs.items(), results):
         assert result.verdict is expected, (name, result.detail, result.stderr_tail)
     assert "no completion record" in results[3].detail
+
+
+def test_native_verdicts_with_the_plain_runner(monkeypatch):
+    """Without the start-up snapshot (an oracle that is not root, a node upgraded in place) the same
+    runner runs as a script: every fast adversarial case and control keeps its verdict."""
+    discover = js.JsRuntime.discover
+
+    def without_snapshot(self):
+        found = discover(self)
+        return replace(found, paths={k: v for k, v in found.paths.items() if k != "runner-snapshot"})
+
+    monkeypatch.setattr(js.JsRuntime, "discover", without_snapshot)
+    cases = [c for c in CASES if c.category not in ("time", "resources") and c.name not in ("js_net_connect",)]
+    with Oracle(OracleConfig(workers=2, progress=False)) as plain:
+        assert js.RUNNER_NAME in js.RUNTIME.native_plan(plain.toolchain("js"), OK, TESTS.code).files
+        results = plain.run([Job(c.program, c.tests, "", LIMITS, language="js") for c in cases])
+    wrong = [(c.name, r.verdict, r.detail) for c, r in zip(cases, results) if r.verdict not in c.expected]
+    assert wrong == [] and len(cases) >= 20
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only a root oracle builds the start-up snapshot")
+def test_start_up_snapshot_is_trusted_and_used():
+    toolchain = js.RUNTIME.discover()
+    snapshot = toolchain.paths["runner-snapshot"]
+    assert snapshot.startswith(js.SNAPSHOT_ROOT + "/") and js._trusted(snapshot)
+    plan = js.RUNTIME.native_plan(toolchain, OK, TESTS.code)
+    assert plan.run == (toolchain.paths["node"], *js.NODE_FLAGS, "--snapshot-blob", snapshot)
+    assert set(plan.files) == {js.PROGRAM, js.TESTS}
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only a root oracle builds the start-up snapshot")
+def test_another_node_gets_its_own_checked_snapshot():
+    node = js.RUNTIME.discover().paths["node"]
+    built = js.runner_snapshot(node, "v0.0.0-execir-test", js._node_identity(node))
+    assert built is not None
+    try:
+        assert built != js.RUNTIME.discover().paths["runner-snapshot"] and js._snapshot_works(node, built)
+    finally:
+        shutil.rmtree(os.path.dirname(built))
+
+
+def test_untrusted_or_stale_snapshot_falls_back_to_the_plain_runner(tmp_path):
+    toolchain = js.RUNTIME.discover()
+    planted = tmp_path / "runner.blob"
+    planted.write_bytes(b"not a snapshot")
+    plain = (toolchain.paths["node"], js.RUNNER_NAME)
+    for paths in (
+        dict(
+            toolchain.paths, **{"runner-snapshot": str(planted), "node-identity": js._node_identity(toolchain.paths["node"])}
+        ),  # under a folder others may write to
+        dict(toolchain.paths, **{"runner-snapshot": toolchain.paths.get("runner-snapshot", str(planted)), "node-identity": "another node"}),
+    ):
+        plan = js.RUNTIME.native_plan(replace(toolchain, paths=paths), OK, TESTS.code)
+        assert plan.run == plain and plan.files[js.RUNNER_NAME] == js.RUNNER
 
 
 def test_failed_console_assert_is_a_failure_message(oracle):

@@ -317,7 +317,7 @@ class Oracle:
             compile_wall_seconds=job.limits.compile_wall_seconds or profile.compile_wall_seconds,
         )
         if job.tests.kind == "stdio":
-            plan = runtime.stdio_plan(toolchain, job.program)
+            plan = runtime.plan(toolchain, job.program, None, limits)
             raws: list[Raw] = []
             decisions: list[decide.Decision] = []
             for case in job.tests.stdio_cases:
@@ -328,7 +328,7 @@ class Oracle:
             return self._result(decide.aggregate_cases(decisions, len(job.tests.stdio_cases)), raws, job, f"{job.language} stdio", JUDGED_OUTSIDE)
         if job.tests.kind != "native":
             raise ExecIRError(f"{job.language} programs take native or stdio tests, not {job.tests.kind!r}")
-        raw = slot.run_exec(limits, runtime.native_plan(toolchain, job.program, job.tests.code), "", os.urandom(16).hex())
+        raw = slot.run_exec(limits, runtime.plan(toolchain, job.program, job.tests.code, limits), "", os.urandom(16).hex())
         return self._result(decide.decide_native(raw, limits), [raw], job, f"{job.language} native tests", IN_PROCESS)
 
     def _result(self, decision: decide.Decision, raws: list[Raw], job: Job, label: str, protocol: str = JUDGED_OUTSIDE) -> tuple[ExecResult, bool]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from execir.errors import ExecIRError
+from execir.execute.limits import Limits
 
 NONCE_ENV = "EXECIR_NONCE"
 HARNESS = Path(__file__).parent / "harness"
@@ -69,7 +70,8 @@ class Plan:
 
 @dataclass(frozen=True)
 class Runtime:
-    """One language. Subclasses implement :meth:`discover`, :meth:`native_plan`, :meth:`stdio_plan`."""
+    """One language. Subclasses implement :meth:`discover`, :meth:`native_plan`, :meth:`stdio_plan`
+    (and :meth:`plan` where the limits shape the command)."""
 
     name: str
     extensions: tuple[str, ...]
@@ -89,6 +91,15 @@ class Runtime:
     def stdio_plan(self, toolchain: Toolchain, program: str) -> Plan:
         """Compile and run ``program`` alone, reading stdin and writing stdout."""
         raise NotImplementedError
+
+    def plan(self, toolchain: Toolchain, program: str, tests: str | None, limits: Limits) -> Plan:
+        """The oracle's entry: the run of ``program`` under ``limits``, with the native ``tests``, or
+        alone (stdio) when ``tests`` is None. Runtimes whose command line depends on the limits (the
+        JVM's heap follows ``memory_mb``) override it; by default the limits change nothing here
+        (the sandbox enforces them)."""
+        if tests is None:
+            return self.stdio_plan(toolchain, program)
+        return self.native_plan(toolchain, program, tests)
 
     # ---- helpers for subclasses -------------------------------------------------------------
     def require(self, *programs: str) -> dict[str, str]:

@@ -53,9 +53,14 @@ values, shadowing JDK classes, reflection on the tests (``Main`` has no state to
 ``java.base`` is not open to reflection), forged records without the nonce.
 
 Speed: both JVMs run with class data sharing, C1 only (``TieredStopAtLevel=1``), the serial GC and
-no perf-data file; ``javac`` without annotation processing. ``-Xmx`` is fixed (:data:`HEAP_MB`):
-the plan does not see the job's ``memory_mb``; keep ``memory_mb`` >= 384 for Java jobs (a smaller
-one ends a large heap at the cgroup's memory kill instead of an ``OutOfMemoryError``; both FAIL).
+no perf-data file; ``javac`` without annotation processing.
+
+Memory: the run's heap follows the job's memory budget (:func:`heap_mb`: three quarters of
+``memory_mb``, leaving at least :data:`NON_HEAP_MB` for metaspace, code cache, thread stacks and
+the JVM itself), so a program that outgrows it ends in an ``OutOfMemoryError`` (FAIL) and the slot's
+memory cgroup (``memory_mb`` plus the sandbox server's share) stays the bound of the whole process.
+``javac`` keeps its own fixed heap (:data:`COMPILE_HEAP_MB`; about 65 MiB resident for a HumanEval-X
+compile): a budget far below that can end a compile at the memory kill (ERROR).
 """
 
 from __future__ import annotations
@@ -71,10 +76,14 @@ import tempfile
 from pathlib import Path
 
 from execir.errors import ExecIRError
+from execir.execute.limits import Limits
 from execir.execute.runtimes.base import Plan, Profile, Runtime, Toolchain, harness_source
 
-HEAP_MB = 256
-"""Java heap of the run (``-Xmx``); metaspace, code cache and thread stacks come on top (~40 MiB)."""
+HEAP_FRACTION = 0.75
+NON_HEAP_MB = 96
+"""Room a run's JVM needs besides its heap: metaspace, code cache, thread stacks, the class-data
+archive and its own structures (a HumanEval-X run: about 36 MiB resident, measured)."""
+MIN_HEAP_MB = 32
 COMPILE_HEAP_MB = 384
 JVM_FLAGS = (
     "-Xshare:auto",
@@ -90,7 +99,20 @@ JVM_FLAGS = (
     "-Djava.security.manager=disallow",
 )
 """Flags of every JVM (``javac`` gets them as ``-J...``). JVM warnings go to stderr, never stdout."""
-RUN_FLAGS = (*JVM_FLAGS, f"-Xmx{HEAP_MB}m", "-XX:MaxMetaspaceSize=128m", "-XX:ReservedCodeCacheSize=32m")
+
+
+def heap_mb(memory_mb: int) -> int:
+    """``-Xmx`` of a run whose memory budget is ``memory_mb``: :data:`HEAP_FRACTION` of it, leaving at
+    least :data:`NON_HEAP_MB`, never under :data:`MIN_HEAP_MB` (a budget that small ends at the
+    cgroup's memory kill instead: FAIL as well)."""
+    return max(MIN_HEAP_MB, min(int(memory_mb * HEAP_FRACTION), memory_mb - NON_HEAP_MB))
+
+
+def run_flags(memory_mb: int) -> tuple[str, ...]:
+    """Flags of the run's JVM under a memory budget of ``memory_mb``."""
+    return (*JVM_FLAGS, f"-Xmx{heap_mb(memory_mb)}m", "-XX:MaxMetaspaceSize=128m", "-XX:ReservedCodeCacheSize=32m")
+
+
 JAVAC_FLAGS = ("-encoding", "UTF-8", "-proc:none", "-implicit:none", "-nowarn", "-g:source,lines", "-Xmaxerrs", "20", "-cp", ".", "-d", ".")
 ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
 NONCE_FILE = ".execir-nonce"
@@ -288,18 +310,24 @@ class JavaRuntime(Runtime):
         jvm = tuple(f"-J{flag}" for flag in flags)
         return (toolchain.paths["javac"], *jvm, *JAVAC_FLAGS, *sources)
 
-    def native_plan(self, toolchain: Toolchain, program: str, tests: str) -> Plan:
+    def plan(self, toolchain: Toolchain, program: str, tests: str | None, limits: Limits) -> Plan:
+        """The JVM's heap follows ``limits.memory_mb`` (:func:`heap_mb`)."""
+        if tests is None:
+            return self.stdio_plan(toolchain, program, memory_mb=limits.memory_mb)
+        return self.native_plan(toolchain, program, tests, memory_mb=limits.memory_mb)
+
+    def native_plan(self, toolchain: Toolchain, program: str, tests: str, memory_mb: int = Limits.memory_mb) -> Plan:
         mask = _code_mask(tests)
         own = any(mask[m.end() - 1] for m in _IMPORT_LINE.finditer(tests))
         files = {"Solution.java": program, "Main.java": IMPORT_BOUNDARY + ("" if own else DEFAULT_IMPORTS) + wrap_solution_calls(tests)}
         compile_ = self._compile(toolchain, *files)
         files.update(trusted_classes(toolchain.paths["javac"]))
-        run = (toolchain.paths["sh"], "-c", HIDE_NONCE, toolchain.paths["java"], *RUN_FLAGS, "-cp", ".", "execir.Runner", *declared_classes(tests))
-        return Plan(files, run, compile_, dict(ENV))
+        java = (toolchain.paths["java"], *run_flags(memory_mb), "-cp", ".", "execir.Runner", *declared_classes(tests))
+        return Plan(files, (toolchain.paths["sh"], "-c", HIDE_NONCE, *java), compile_, dict(ENV))
 
-    def stdio_plan(self, toolchain: Toolchain, program: str) -> Plan:
+    def stdio_plan(self, toolchain: Toolchain, program: str, memory_mb: int = Limits.memory_mb) -> Plan:
         name = main_class(program)
-        run = (toolchain.paths["java"], *RUN_FLAGS, "-cp", ".", name)
+        run = (toolchain.paths["java"], *run_flags(memory_mb), "-cp", ".", name)
         return Plan({f"{name}.java": program}, run, self._compile(toolchain, f"{name}.java"), dict(ENV))
 
 

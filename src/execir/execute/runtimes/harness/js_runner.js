@@ -1,19 +1,15 @@
 'use strict';
 // ExecIR's trusted runner: see execir/execute/runtimes/js.py.
+// prepare (steps 1-3) reads no candidate input and needs only built-in modules: in a start-up
+// snapshot built by trusted code (`node --build-snapshot`) it ran once, at build time, and every run
+// (a fresh process deserialised from that snapshot) starts at run(); without a snapshot both run in
+// turn. run() takes the nonce, reads the program and the tests, and does steps 4-6.
 const fs = require('fs');
-const vm = require('vm');
 const path = require('path');
-const Module = require('module');
+const v8 = require('v8');
 const writeSync = fs.writeSync;
-const reallyExit = process.reallyExit.bind(process);
-const nonce = String(process.env.EXECIR_NONCE);
-delete process.env.EXECIR_NONCE;
-const programPath = path.resolve('program.js');
-const testsPath = path.resolve('tests.js');
-const programSource = fs.readFileSync(programPath, 'utf8');
-const testsSource = fs.readFileSync(testsPath, 'utf8');
 const INTRINSICS = __INTRINSICS__;
-const { getOwnPropertyDescriptor, defineProperty, getPrototypeOf, freeze, isFrozen } = Object;
+const { getOwnPropertyDescriptor, defineProperty, getPrototypeOf, freeze } = Object;
 const ownKeys = Reflect.ownKeys;
 const apply = Reflect.apply;
 const SafeMap = Map;
@@ -24,11 +20,14 @@ const StringCtor = String;
 const hasOwn = Object.hasOwn;
 const is = Object.is;
 const regexpTest = RegExp.prototype.test;
+const regexpExec = RegExp.prototype.exec;
 const arrayJoin = Array.prototype.join;
+const arrayPush = Array.prototype.push;
 const INDEX = /^(0|[1-9][0-9]*)$/;
 const DENIED = new Map([['toJSON', 1], ['get', 1], ['set', 1], ['value', 1], ['writable', 1], ['enumerable', 1], ['configurable', 1], ['then', 1]]);
 const TAMED = ['constructor', 'toString', 'valueOf', 'toLocaleString', 'message', 'name', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable'];
 const tamedOn = [Object.prototype, Function.prototype, Array.prototype, Error.prototype, TypeError.prototype, RangeError.prototype, Promise.prototype];
+let reallyExit = null;
 
 function fail(message) {
   try { writeSync(2, 'execir: ' + message + '\n'); } catch (e) { /* nothing */ }
@@ -61,7 +60,6 @@ function assert(value, ...message) {
 defineProperty(console, 'assert', { value: assert, writable: false, enumerable: true, configurable: false });
 
 // 2. Trusted modules for the tests, then a trusted require.
-const realRequire = Module.createRequire(programPath);
 const trusted = new SafeMap();
 function deepFreeze(root, skip) {
   const stack = [root];
@@ -78,9 +76,7 @@ function deepFreeze(root, skip) {
     freeze(obj);
   }
 }
-const wanted = ['assert', 'node:assert', 'assert/strict', 'node:assert/strict'];
-const pattern = /\brequire\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g;
-for (let m; (m = pattern.exec(testsSource)) !== null;) wanted.push(m[2]);
+const ALWAYS = ['assert', 'node:assert', 'assert/strict', 'node:assert/strict'];
 
 // 3. The intrinsics: every object reachable from the ECMAScript globals, with its properties.
 const names = new SafeMap();
@@ -101,25 +97,14 @@ while (walk.length) {
   }
   walk.push([getPrototypeOf(obj), label + '.__proto__']);
 }
-for (const spec of wanted) {
-  if (apply(mapHas, trusted, [spec])) continue;
-  let loaded;
-  try { loaded = realRequire(spec); } catch (e) { continue; }
-  apply(mapSet, trusted, [spec, loaded]);
-}
-for (const spec of wanted) if (apply(mapHas, trusted, [spec])) deepFreeze(apply(mapGet, trusted, [spec]), names);
+for (const spec of ALWAYS) apply(mapSet, trusted, [spec, require(spec)]);
+for (const spec of ALWAYS) deepFreeze(apply(mapGet, trusted, [spec]), names);
+let realRequire = null;
 function trustedRequire(spec) {
   const found = apply(mapGet, trusted, [spec]);
   return found !== undefined ? found : realRequire(spec);
 }
-trustedRequire.resolve = realRequire.resolve;
-trustedRequire.cache = realRequire.cache;
-const moduleObject = { exports: {}, id: programPath, filename: programPath, loaded: false, children: [], paths: [], require: trustedRequire };
 defineProperty(globalThis, 'require', { value: trustedRequire, writable: false, enumerable: false, configurable: false });
-defineProperty(globalThis, 'module', { value: moduleObject, writable: true, enumerable: false, configurable: true });
-defineProperty(globalThis, 'exports', { value: moduleObject.exports, writable: true, enumerable: false, configurable: true });
-defineProperty(globalThis, '__filename', { value: programPath, writable: true, enumerable: false, configurable: true });
-defineProperty(globalThis, '__dirname', { value: path.dirname(programPath), writable: true, enumerable: false, configurable: true });
 for (const name of INTRINSICS) {
   const desc = getOwnPropertyDescriptor(globalThis, name);
   if (desc && 'value' in desc) defineProperty(globalThis, name, { value: desc.value, writable: false, enumerable: desc.enumerable, configurable: false });
@@ -132,70 +117,104 @@ for (const [obj, label] of names) {
 }
 freeze(saved);
 
-// 4. The program.
-try {
-  new vm.Script(programSource, { filename: programPath }).runInThisContext();
-} catch (e) {
-  fail('the program threw while loading: ' + describe(e));
+function run() {
+  reallyExit = process.reallyExit.bind(process);
+  const nonce = String(process.env.EXECIR_NONCE);
+  delete process.env.EXECIR_NONCE;
+  const programPath = path.resolve('program.js');
+  const testsPath = path.resolve('tests.js');
+  const programSource = fs.readFileSync(programPath, 'utf8');
+  const testsSource = fs.readFileSync(testsPath, 'utf8');
+  const vm = require('vm');
+  realRequire = require('module').createRequire(programPath);
+  trustedRequire.resolve = realRequire.resolve;
+  trustedRequire.cache = realRequire.cache;
+  // the modules the tests require (besides assert), loaded and frozen before the program runs
+  const wanted = [];
+  const pattern = /\brequire\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g;
+  for (let m; (m = apply(regexpExec, pattern, [testsSource])) !== null;) apply(arrayPush, wanted, [m[2]]);
+  for (let i = 0; i < wanted.length; i++) {
+    const spec = wanted[i];
+    if (apply(mapHas, trusted, [spec])) continue;
+    let loaded;
+    try { loaded = realRequire(spec); } catch (e) { continue; }
+    apply(mapSet, trusted, [spec, loaded]);
+    deepFreeze(loaded, names);
+  }
+  const moduleObject = { exports: {}, id: programPath, filename: programPath, loaded: false, children: [], paths: [], require: trustedRequire };
+  defineProperty(globalThis, 'module', { value: moduleObject, writable: true, enumerable: false, configurable: true });
+  defineProperty(globalThis, 'exports', { value: moduleObject.exports, writable: true, enumerable: false, configurable: true });
+  defineProperty(globalThis, '__filename', { value: programPath, writable: true, enumerable: false, configurable: true });
+  defineProperty(globalThis, '__dirname', { value: path.dirname(programPath), writable: true, enumerable: false, configurable: true });
+
+  // 4. The program.
+  try {
+    new vm.Script(programSource, { filename: programPath }).runInThisContext();
+  } catch (e) {
+    fail('the program threw while loading: ' + describe(e));
+  }
+
+  // 5. Check, then freeze, the intrinsics. Only functions captured before the program ran and
+  // index loops (no iterators, no inherited descriptor fields) are used from here on.
+  const problems = [];
+  let changed = 0;
+  function note(label, key, what) {
+    changed += 1;
+    if (changed <= 5) problems[changed - 1] = label + '.' + StringCtor(key) + ' ' + what;
+  }
+  function same(a, b) {
+    return is(a.value, b.value) && a.get === b.get && a.set === b.set &&
+      a.writable === b.writable && a.enumerable === b.enumerable && a.configurable === b.configurable;
+  }
+  for (let i = 0; i < saved.length; i++) {
+    const entry = saved[i];
+    const obj = entry[0], label = entry[1], props = entry[3];
+    if (getPrototypeOf(obj) !== entry[2]) note(label, '__proto__', 'changed');
+    const before = new SafeMap();
+    for (let j = 0; j < props.length; j++) {
+      const key = props[j][0];
+      apply(mapSet, before, [key, true]);
+      const now = getOwnPropertyDescriptor(obj, key);
+      if (now === undefined || !same(now, props[j][1])) note(label, key, 'changed or deleted');
+    }
+    const keys = ownKeys(obj);
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j];
+      if (apply(mapHas, before, [key])) continue;
+      if (typeof key === 'symbol' || apply(mapHas, DENIED, [key]) || apply(regexpTest, INDEX, [key])) note(label, key, 'added');
+    }
+  }
+  if (changed) fail('the program changes built-ins the tests rely on: ' + apply(arrayJoin, problems, ['; ']));
+  for (let i = 0; i < tamedOn.length; i++) {
+    const proto = tamedOn[i];
+    for (let j = 0; j < TAMED.length; j++) {
+      const key = TAMED[j];
+      const desc = getOwnPropertyDescriptor(proto, key);
+      if (desc === undefined || !hasOwn(desc, 'value') || !desc.configurable) continue;
+      const value = desc.value;
+      defineProperty(proto, key, {
+        __proto__: null,
+        get() { return value; },
+        set(v) {
+          if (this === proto) throw new TypeErrorCtor('execir: cannot assign ' + key + ' on a frozen built-in');
+          defineProperty(this, key, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
+        },
+        enumerable: desc.enumerable,
+        configurable: false,
+      });
+    }
+  }
+  for (let i = 0; i < saved.length; i++) freeze(saved[i][0]);
+
+  // 6. The tests; the record only if they return.
+  try {
+    new vm.Script(testsSource, { filename: testsPath }).runInThisContext();
+  } catch (e) {
+    fail('test failed: ' + describe(e));
+  }
+  writeSync(3, nonce + '\n');
+  reallyExit(0);
 }
 
-// 5. Check, then freeze, the intrinsics. Only functions captured before the program ran and
-// index loops (no iterators, no inherited descriptor fields) are used from here on.
-const problems = [];
-let changed = 0;
-function note(label, key, what) {
-  changed += 1;
-  if (changed <= 5) problems[changed - 1] = label + '.' + StringCtor(key) + ' ' + what;
-}
-function same(a, b) {
-  return is(a.value, b.value) && a.get === b.get && a.set === b.set &&
-    a.writable === b.writable && a.enumerable === b.enumerable && a.configurable === b.configurable;
-}
-for (let i = 0; i < saved.length; i++) {
-  const entry = saved[i];
-  const obj = entry[0], label = entry[1], props = entry[3];
-  if (getPrototypeOf(obj) !== entry[2]) note(label, '__proto__', 'changed');
-  const before = new SafeMap();
-  for (let j = 0; j < props.length; j++) {
-    const key = props[j][0];
-    apply(mapSet, before, [key, true]);
-    const now = getOwnPropertyDescriptor(obj, key);
-    if (now === undefined || !same(now, props[j][1])) note(label, key, 'changed or deleted');
-  }
-  const keys = ownKeys(obj);
-  for (let j = 0; j < keys.length; j++) {
-    const key = keys[j];
-    if (apply(mapHas, before, [key])) continue;
-    if (typeof key === 'symbol' || apply(mapHas, DENIED, [key]) || apply(regexpTest, INDEX, [key])) note(label, key, 'added');
-  }
-}
-if (changed) fail('the program changes built-ins the tests rely on: ' + apply(arrayJoin, problems, ['; ']));
-for (let i = 0; i < tamedOn.length; i++) {
-  const proto = tamedOn[i];
-  for (let j = 0; j < TAMED.length; j++) {
-    const key = TAMED[j];
-    const desc = getOwnPropertyDescriptor(proto, key);
-    if (desc === undefined || !hasOwn(desc, 'value') || !desc.configurable) continue;
-    const value = desc.value;
-    defineProperty(proto, key, {
-      __proto__: null,
-      get() { return value; },
-      set(v) {
-        if (this === proto) throw new TypeErrorCtor('execir: cannot assign ' + key + ' on a frozen built-in');
-        defineProperty(this, key, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
-      },
-      enumerable: desc.enumerable,
-      configurable: false,
-    });
-  }
-}
-for (let i = 0; i < saved.length; i++) freeze(saved[i][0]);
-
-// 6. The tests; the record only if they return.
-try {
-  new vm.Script(testsSource, { filename: testsPath }).runInThisContext();
-} catch (e) {
-  fail('test failed: ' + describe(e));
-}
-writeSync(3, nonce + '\n');
-reallyExit(0);
+if (v8.startupSnapshot.isBuildingSnapshot()) v8.startupSnapshot.setDeserializeMainFunction(run);
+else run();
