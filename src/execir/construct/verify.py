@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from tqdm import tqdm
 
 from execir.construct.config import BuildConfig
+from execir.construct.protected import protected_lines
 from execir.execute import Admission, ExecResult, Job, Limits, Oracle
 from execir.languages import ParseError, get_language, select_operators
 from execir.languages.base import family_table
@@ -135,6 +136,8 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
         except ParseError as error:
             unparsed.append(f"{item.task.task_id}: {error}")  # kept with its canonical (and human bug), no mutants
             candidates = []
+        protected = protected_lines(item.task)
+        candidates = [m for m in candidates if not _touches(m, protected)]
         generated += len(candidates)
         ordered = order_candidates(candidates, seed=config.seed, families=family_table(language))
         item.candidates = [m for m in ordered if m.text not in texts][: config.max_candidates_per_task]
@@ -168,6 +171,14 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
         admitted, excluded, rejected, generated, executed, verdicts, unlabelled["flaky"], unlabelled["undecided"],
         canonicals_run, timeouts, near_limit, surplus, human_rejected, human_run, unparsed,
     )
+
+
+def _touches(mutant: Mutant, lines: frozenset[int]) -> bool:
+    """True when the mutant's edit starts or ends on one of ``lines``."""
+    if not lines:
+        return False
+    last = mutant.edit.line + mutant.edit.before.count("\n")
+    return any(line in lines for line in range(mutant.edit.line, last + 1))
 
 
 def _job(item: VerifiedTask, program: str) -> Job:
