@@ -48,6 +48,7 @@ def test_clean_run_passes():
         ({"result": {"ready": False, "violation": "candidate exited before loading"}}, F),
         ({"result": dict(GOOD, per_test=[True, False])}, F),
         ({"result": dict(GOOD, violation="early write")}, F),
+        ({"result": dict(GOOD, violation="unsupported type x.ChainMap", violation_kind="unsupported")}, U),
         ({"result": dict(GOOD, per_test=[])}, F),
         ({"result": dict(GOOD, per_test=[1, 1])}, F),
         # load failures reported from inside the sandbox are the candidate's word: FAIL, never ERROR

@@ -136,13 +136,13 @@ CASES: tuple[Case, ...] = (
         "eq_always_true",
         "tamper",
         "class Yes:\n    def __eq__(self, other):\n        return True\n    __hash__ = object.__hash__\ndef add(a, b):\n    return Yes()\n",
-        F,
+        Verdict.UNDECIDED,  # the candidate's own class cannot cross: never PASS, never a label
     ),
     _case(
         "int_subclass",
         "tamper",
         "class I(int):\n    def __eq__(self, other):\n        return True\n    __hash__ = int.__hash__\ndef add(a, b):\n    return I(0)\n",
-        F,
+        Verdict.UNDECIDED,
     ),
     _case(
         "patch_codec",

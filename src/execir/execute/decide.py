@@ -9,10 +9,12 @@ A call job (``check``/``asserts``: candidate behind the judge's proxy), first ma
 4. the task's own test or reference code failed before any call, or the judge gave no report
    -> UNDECIDED (never a label: the oracle could not decide)
 5. the program does not compile (checked outside the sandbox, before it runs) -> ERROR
-6. non-zero exit status, candidate exited or raised SystemExit/KeyboardInterrupt during a call,
+6. a value that cannot cross the proxy (an unsupported type, either way) -> UNDECIDED: the
+   program may be right, the wire format just cannot carry its value
+7. non-zero exit status, candidate exited or raised SystemExit/KeyboardInterrupt during a call,
    protocol violation, load failure reported from inside the sandbox (an import that raised, a
    missing entry point), incomplete or malformed report, any failing test -> FAIL
-7. PASS. Exit status is evidence of failure only, never of success.
+8. PASS. Exit status is evidence of failure only, never of success.
 
 A stdio case: 1-3 as above, then non-zero exit status -> FAIL, no load report -> FAIL, stdout not
 valid UTF-8 -> FAIL, normalised stdout differs -> FAIL, else PASS. A stdio job is the first
@@ -117,6 +119,10 @@ def decide_call(raw: Raw, limits: Limits, compile_error: str = "") -> Decision:
     if per_test is None or not per_test:
         return Decision(Verdict.FAIL, "malformed judge report", None)
     if result.get("violation"):
+        if result.get("violation_kind") == "unsupported":
+            # a value the wire format cannot carry (a ChainMap, a custom class): the program may be
+            # right (MBPP/87 returns a ChainMap that equals the expected dict), so no label
+            return Decision(Verdict.UNDECIDED, f"a value that cannot cross the proxy: {_text(result['violation'])}", per_test)
         return Decision(Verdict.FAIL, f"protocol violation: {_text(result['violation'])}", per_test)
     if not all(per_test):
         return Decision(Verdict.FAIL, f"{per_test.count(False)}/{len(per_test)} tests failed: {_text(result.get('first_failure'))}", per_test)
