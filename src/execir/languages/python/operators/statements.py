@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from execir.languages.python.operators.base import code_nodes, nodes_of
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
+from execir.mutate.edits import SpanEdit, whole_lines
 
 EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 """Statements that leave their block."""
@@ -47,7 +47,7 @@ def deletion(source: SourceText, field: str, block: list[ast.stmt], statement: a
         return SpanEdit(start, end, "pass")
     if elif_:
         return SpanEdit(start, end, "")
-    return SpanEdit(*_whole_lines(source.text, *_with_separator(source.text, start, end)), "")
+    return SpanEdit(*whole_lines(source.text, *_with_separator(source.text, start, end), comment="#"), "")
 
 
 def statement_end(text: str, end: int) -> int:
@@ -77,16 +77,6 @@ def _with_separator(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _whole_lines(text: str, start: int, end: int) -> tuple[int, int]:
-    """Widen a statement's span to its whole lines (indent, a trailing comment and the newline)
-    when it owns them, so deleting it leaves no blank, indentation-only line behind."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end + 1
-    rest = text[end:line_end].strip()
-    if text[line_start:start].strip() or (rest and not rest.startswith("#")):
-        return start, end
-    return line_start, line_end
 
 
 def guard_delete(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:

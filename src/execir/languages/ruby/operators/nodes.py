@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from tree_sitter import Node
 
 from execir.languages.treesitter import Program
-from execir.mutate.edits import SpanEdit
+from execir.mutate.edits import SpanEdit, whole_lines
 
 BLOCKS = frozenset({"program", "body_statement", "then", "else", "do", "block_body", "begin", "ensure"})
 """Node types whose named children are statements."""
@@ -135,15 +135,6 @@ def int_value(program: Program, node: Node) -> int | None:
     return int(text)
 
 
-def whole_lines(text: str, start: int, end: int) -> tuple[int, int]:
-    """Widen a statement's span to its whole lines when it owns them (so deleting it leaves no
-    blank line behind); otherwise the span itself."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end + 1
-    if text[line_start:start].strip() or text[end:line_end].strip():
-        return start, end
-    return line_start, line_end
 
 
 def statement_span(text: str, start: int, end: int) -> tuple[int, int]:

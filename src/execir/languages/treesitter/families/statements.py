@@ -9,18 +9,7 @@ from tree_sitter import Node
 from execir.languages.treesitter.families.grammar import Grammar
 from execir.languages.treesitter.families.nodes import code
 from execir.languages.treesitter.program import Program
-from execir.mutate.edits import SpanEdit
-
-
-def whole_lines(text: str, start: int, end: int) -> tuple[int, int]:
-    """Widen a span to its whole lines (indent and newline) when it owns them, so deleting it
-    leaves no blank line behind."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end + 1
-    if text[line_start:start].strip() or text[end:line_end].strip():
-        return start, end
-    return line_start, line_end
+from execir.mutate.edits import SpanEdit, whole_lines
 
 
 def delete_statement(program: Program, grammar: Grammar, node: Node) -> SpanEdit:
