@@ -28,6 +28,8 @@ DESCRIPTION = "Build execution-verified code-retrieval benchmarks and evaluate r
 EPILOG = """examples:
   execir run                                           # the main job: build HumanEval, evaluate bm25, dense, hybrid
   execir build humaneval --out data/he                 # an execution-verified benchmark
+  execir build humanevalpack --language java --out data/java   # other languages, with human-written bugs
+  execir mutate solution.go --all --json               # the mutants of your own code (nothing runs)
   execir eval data/he --retriever bm25 --out results/he
   execir exec --program P.py --tests T.py --entry-point NAME --json
   execir selftest                                      # the oracle's adversarial suite

@@ -9,6 +9,7 @@ from execir.console import progress_enabled
 from execir.construct.config import DEFAULT_MAX_MUTANTS, DEFAULT_SEED, BuildConfig
 from execir.construct.pipeline import BuildSummary, build
 from execir.execute import OracleConfig
+from execir.tasks.multilingual.sources import MULTILINGUAL_SOURCES
 from execir.paths import verdict_cache_path
 
 SOURCES = {
@@ -48,7 +49,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             sub.add_argument("--path", type=Path, default=None, help="HumanEval-shaped task file (default: the bundled HumanEval)")
         elif name in MULTILINGUAL:
             sub.add_argument("--path", type=Path, default=None, help="data folder (default: ../shared/data beside the checkout, when present)")
-            sub.add_argument("--language", default="ruby" if name == "mbxp" else "python", help="task language")
+            languages = MULTILINGUAL_SOURCES[name]
+            sub.add_argument("--language", choices=languages, default=languages[0], help="task language")
         else:
             sub.add_argument("--path", type=Path, required=True, help="task file (JSONL, JSON array, optionally .gz)")
         add_build_options(sub)
