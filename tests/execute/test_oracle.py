@@ -73,7 +73,9 @@ def test_unencodable_failure_text_cannot_break_a_batch(tmp_path):
 )
 def test_fake_pass_tricks_fail(oracle, program):
     (result,) = oracle.run([job(program)])
-    assert result.verdict in (Verdict.FAIL, Verdict.ERROR), result
+    # an always-equal object of the candidate's own class cannot cross the proxy: no label at all
+    assert result.verdict in (Verdict.FAIL, Verdict.ERROR, Verdict.UNDECIDED), result
+    assert result.verdict is not Verdict.UNDECIDED or "cannot cross" in result.detail
 
 
 def test_infinite_loop_times_out_on_cpu(oracle):
