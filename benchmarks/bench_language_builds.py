@@ -88,8 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     data = args.data or shared_data()
     if data is None:
-        print("bench_language_builds: ../shared/data is absent (pass --data DIR)", file=sys.stderr)
-        return 2
+        print("bench_language_builds: skipped, ../shared/data is absent (pass --data DIR)", file=sys.stderr)
+        return 0
     retrievers = args.retrievers.split(",")
     rows = []
     with tempfile.TemporaryDirectory(prefix="execir-bench-") as scratch:

@@ -107,8 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     data = args.data or shared_data()
     if data is None:
-        print("bench_realism: ../shared/data is absent (pass --data DIR)", file=sys.stderr)
-        return 2
+        print("bench_realism: skipped, ../shared/data is absent (pass --data DIR)", file=sys.stderr)
+        return 0
     results = []
     for language in args.languages.split(","):
         records = read_jsonl(data / "humanevalpack" / f"humanevalpack_{language}.jsonl")
