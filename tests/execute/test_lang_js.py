@@ -71,7 +71,7 @@ def test_native_verdicts_with_the_plain_runner(monkeypatch):
 def test_start_up_snapshot_is_trusted_and_used():
     toolchain = js.RUNTIME.discover()
     snapshot = toolchain.paths["runner-snapshot"]
-    assert snapshot.startswith(js.SNAPSHOT_ROOT + "/") and js._trusted(snapshot)
+    assert snapshot.startswith(js.SNAPSHOT_ROOT + "/") and js.root_owned(snapshot)
     plan = js.RUNTIME.native_plan(toolchain, OK, TESTS.code)
     assert plan.run == (toolchain.paths["node"], *js.NODE_FLAGS, "--snapshot-blob", snapshot)
     assert set(plan.files) == {js.PROGRAM, js.TESTS}

@@ -11,7 +11,9 @@ the run command. Language-native tests prove completion by writing the run's non
 
 from __future__ import annotations
 
+import os
 import shutil
+import stat
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,3 +120,20 @@ class Runtime:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
         lines = [line.strip() for line in (done.stdout + done.stderr).splitlines() if line.strip()]
         return lines[0] if lines else "unknown"
+
+
+def root_owned(path: str, *, resolve: bool = False) -> bool:
+    """``path`` and every folder above it are root's, not symlinks, and writable by no one else, so
+    no slot uid can have planted or changed a trusted cache file there (``resolve``: follow
+    symlinks first and check the real path)."""
+    try:
+        current = os.path.realpath(path) if resolve else path
+        while True:
+            info = os.lstat(current)
+            if info.st_uid != 0 or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) or stat.S_ISLNK(info.st_mode):
+                return False
+            if current == "/":
+                return True
+            current = os.path.dirname(current)
+    except OSError:
+        return False

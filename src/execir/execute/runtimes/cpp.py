@@ -48,12 +48,11 @@ import hashlib
 import os
 import shlex
 import shutil
-import stat
 import subprocess
 import tempfile
 import threading
 
-from execir.execute.runtimes.base import Plan, Profile, Runtime, Toolchain, harness_source
+from execir.execute.runtimes.base import Plan, Profile, Runtime, Toolchain, harness_source, root_owned
 
 PRELUDE_HEADERS = ("stdlib.h", "algorithm", "math.h", "stdio.h", "vector", "string", "climits", "cstring", "iostream")
 """CodeGeeX's IMPORT_HELPER["cpp"]: the headers its HumanEval-X harness puts before every program."""
@@ -91,21 +90,6 @@ _objects: dict[str, str | None] = {}
 _key_locks: dict[str, threading.Lock] = {}
 
 
-def _trusted_dir(path: str) -> bool:
-    """``path`` and its parents are root-owned and writable by no one else (so no slot uid can
-    have planted or changed a precompiled header there)."""
-    try:
-        current = os.path.realpath(path)
-        while True:
-            info = os.lstat(current)
-            if info.st_uid != 0 or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-                return False
-            if current == "/":
-                return True
-            current = os.path.dirname(current)
-    except OSError:
-        return False
-
 
 def _build_pch(gxx: str, version: str, name: str, header_text: str | None, system_header: str | None, flags: tuple[str, ...]) -> str | None:
     """Build (once per compiler, flags and header) ``PCH_ROOT/<key>/<name>.gch`` as root; the
@@ -114,7 +98,7 @@ def _build_pch(gxx: str, version: str, name: str, header_text: str | None, syste
         return None
     key = hashlib.sha256(repr((version, gxx, name, header_text, system_header, flags)).encode()).hexdigest()[:16]
     final = os.path.join(PCH_ROOT, key)
-    if os.path.isfile(os.path.join(final, name + ".gch")) and _trusted_dir(final):
+    if os.path.isfile(os.path.join(final, name + ".gch")) and root_owned(final, resolve=True):
         return final
     try:
         os.makedirs(PCH_ROOT, mode=0o755, exist_ok=True)
@@ -142,7 +126,7 @@ def _build_pch(gxx: str, version: str, name: str, header_text: str | None, syste
             shutil.rmtree(work, ignore_errors=True)
     except (OSError, subprocess.SubprocessError):
         return None
-    return final if _trusted_dir(final) else None
+    return final if root_owned(final, resolve=True) else None
 
 
 def _tests_object(toolchain: Toolchain, tests: str) -> str | None:
@@ -172,7 +156,7 @@ def _object_steps(paths: dict[str, str], prelude_dir: str) -> list[list[str]]:
     module docstring), run in the directory holding them."""
     gxx, objcopy, ld = paths["g++"], paths["objcopy"], paths["ld"]
     pch = paths.get("pch-tests")
-    include = [*(["-I", pch] if pch and _trusted_dir(pch) else []), "-I", prelude_dir, "-include", PRELUDE_NAME]
+    include = [*(["-I", pch] if pch and root_owned(pch, resolve=True) else []), "-I", prelude_dir, "-include", PRELUDE_NAME]
     return [
         [gxx, *TESTS_FLAGS, *include, "-c", "tests.cpp", "-o", "t.o"],
         [objcopy, "--redefine-sym", "main=execir_tests_main", "t.o"],
@@ -237,7 +221,7 @@ class CppRuntime(Runtime):
         argv = [toolchain.paths["g++"], *flags, "-pipe"]
         if toolchain.paths.get("fuse-ld"):
             argv.append(toolchain.paths["fuse-ld"])
-        if toolchain.paths.get(pch) and _trusted_dir(toolchain.paths[pch]):
+        if toolchain.paths.get(pch) and root_owned(toolchain.paths[pch], resolve=True):
             argv += ["-I", toolchain.paths[pch]]
         return argv
 

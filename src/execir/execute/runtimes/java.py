@@ -70,14 +70,13 @@ import hashlib
 import os
 import re
 import shutil
-import stat
 import subprocess
 import tempfile
 from pathlib import Path
 
 from execir.errors import ExecIRError
 from execir.execute.limits import Limits
-from execir.execute.runtimes.base import Plan, Profile, Runtime, Toolchain, harness_source
+from execir.execute.runtimes.base import Plan, Profile, Runtime, Toolchain, harness_source, root_owned
 
 HEAP_FRACTION = 0.75
 NON_HEAP_MB = 96
@@ -249,24 +248,13 @@ _CDS_SAMPLE = {
 }
 
 
-def _owned_by_root(path: str) -> bool:
-    """``path`` and its folder are root's and not writable by anyone else."""
-    try:
-        for item in (path, os.path.dirname(path)):
-            st = os.lstat(item)
-            if st.st_uid != 0 or st.st_mode & 0o022 or stat.S_ISLNK(st.st_mode):
-                return False
-    except OSError:
-        return False
-    return True
-
 
 def _javac_archive(javac: str, version: str) -> str | None:
     """Build (as root, once per toolchain) or find the javac archive; None when unavailable."""
     key = hashlib.sha256(repr((javac, version, JVM_FLAGS, COMPILE_HEAP_MB)).encode()).hexdigest()[:16]
     final = os.path.join(CDS_ROOT, key, "javac.jsa")
     if os.path.exists(final):
-        return final if _owned_by_root(final) else None
+        return final if root_owned(final) else None
     if os.geteuid() != 0:
         return None
     try:
@@ -290,7 +278,7 @@ def _javac_archive(javac: str, version: str) -> str | None:
                 shutil.rmtree(folder, ignore_errors=True)
     except (OSError, subprocess.SubprocessError):
         return None
-    return final if _owned_by_root(final) else None
+    return final if root_owned(final) else None
 
 
 class JavaRuntime(Runtime):
@@ -305,7 +293,7 @@ class JavaRuntime(Runtime):
     def _compile(self, toolchain: Toolchain, *sources: str) -> tuple[str, ...]:
         flags = [*JVM_FLAGS, f"-Xmx{COMPILE_HEAP_MB}m"]
         archive = toolchain.paths.get("javac-archive")
-        if archive and _owned_by_root(archive):
+        if archive and root_owned(archive):
             flags.append(f"-XX:SharedArchiveFile={archive}")
         jvm = tuple(f"-J{flag}" for flag in flags)
         return (toolchain.paths["javac"], *jvm, *JAVAC_FLAGS, *sources)

@@ -62,11 +62,10 @@ import hashlib
 import json
 import os
 import shutil
-import stat
 import subprocess
 import tempfile
 
-from execir.execute.runtimes.base import NONCE_ENV, Plan, Profile, Runtime, Toolchain, harness_source
+from execir.execute.runtimes.base import NONCE_ENV, Plan, Profile, Runtime, Toolchain, harness_source, root_owned
 
 PROGRAM = "program.js"
 TESTS = "tests.js"
@@ -102,21 +101,6 @@ _CHECK_PROGRAM = "const add = (a, b) => a + b\n"
 _CHECK_TESTS = "console.assert(add(2, 3) === 5)\nconsole.assert(JSON.stringify([add(1, 1)]) === '[2]')\n"
 
 
-def _trusted(path: str) -> bool:
-    """``path`` and every folder above it are root's, not symlinks, and writable by no one else
-    (so no slot uid can have planted or changed the snapshot)."""
-    try:
-        current = path
-        while True:
-            info = os.lstat(current)
-            if info.st_uid != 0 or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) or stat.S_ISLNK(info.st_mode):
-                return False
-            if current == "/":
-                return True
-            current = os.path.dirname(current)
-    except OSError:
-        return False
-
 
 def _node_identity(node: str) -> str:
     """The node binary as it is now: a node upgraded in place is another binary."""
@@ -149,7 +133,7 @@ def runner_snapshot(node: str, version: str, identity: str) -> str | None:
     installed); None when there is none (not root, the build or its check failed)."""
     final = os.path.join(SNAPSHOT_ROOT, _snapshot_key(identity, version), SNAPSHOT_NAME)
     if os.path.exists(final) or os.geteuid() != 0:
-        return final if _trusted(final) else None
+        return final if root_owned(final) else None
     try:
         os.makedirs(SNAPSHOT_ROOT, mode=0o755, exist_ok=True)
         os.chmod(SNAPSHOT_ROOT, 0o755)
@@ -175,14 +159,14 @@ def runner_snapshot(node: str, version: str, identity: str) -> str | None:
             shutil.rmtree(folder, ignore_errors=True)
     except (OSError, subprocess.SubprocessError):
         return None
-    return final if _trusted(final) else None
+    return final if root_owned(final) else None
 
 
 def _usable(snapshot: str, node: str, identity: str) -> bool:
     """Still there, still trusted, still for this node binary (one upgraded in place would refuse
     the snapshot: the plain runner is used until the toolchain is discovered again)."""
     try:
-        return _node_identity(node) == identity and _trusted(snapshot)
+        return _node_identity(node) == identity and root_owned(snapshot)
     except OSError:
         return False
 
