@@ -25,7 +25,7 @@ from typing import Any
 
 from execir.construct.config import BuildConfig
 from execir.construct.pipeline import build
-from execir.evaluate.dataset import Dataset, load_dataset
+from execir.dataset import Dataset, load_dataset
 from execir.execute import OracleConfig
 from execir.metrics import evaluate
 from execir.retrieve.registry import get_retriever

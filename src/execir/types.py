@@ -103,9 +103,17 @@ class Task:
     language: str = "python"
     prompt: str = ""
     """The original prompt as published (signature + docstring for HumanEval), kept for provenance."""
+    problem: str = ""
+    """The problem this task states, shared by its versions in other languages (``HumanEval/12`` for
+    ``CPP/12``); empty means the task id."""
     human_bugs: tuple[str, ...] = ()
     """Human-written buggy programs for the same tests (HumanEvalPack's ``buggy_solution``), in the
     same form as ``solution``; each enters the pool as ``kind: human`` once verified to fail."""
+
+
+def problem_of(task: Task) -> str:
+    """The problem a task states (its id when the loader gave none)."""
+    return task.problem or task.task_id
 
 
 @dataclass(frozen=True)

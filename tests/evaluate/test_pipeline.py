@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from execir.construct.writer import json_bytes, jsonl_bytes, qrels_bytes, write_dataset
+from execir.dataset.files import json_bytes, jsonl_bytes, qrels_bytes, write_dataset
 from execir.errors import InputError
 from execir.evaluate.config import EvalConfig
-from execir.evaluate.dataset import load_dataset
+from execir.dataset import load_dataset
 from execir.evaluate.outputs import write_outputs
 from execir.evaluate.pipeline import (
     Timer,

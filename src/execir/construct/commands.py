@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 from execir.console import progress_enabled
-from execir.construct.config import DEFAULT_MAX_MUTANTS, DEFAULT_SEED, BuildConfig
+from execir.construct.config import DEFAULT_COUNTERFACTUALS, DEFAULT_MAX_MUTANTS, DEFAULT_REWRITES, DEFAULT_SEED, DEFAULT_SPLITS, BuildConfig
 from execir.construct.pipeline import BuildSummary, build
+from execir.dataset.splits import parse_fractions
 from execir.execute import OracleConfig
 from execir.paths import verdict_cache_path
 from execir.tasks.multilingual.sources import MULTILINGUAL_SOURCES
@@ -19,6 +21,7 @@ SOURCES = {
     "humaneval-x": "HumanEval-X in --language python, cpp, java, go or js (--path: the data folder holding humaneval-x/)",
     "humanevalpack": "HumanEvalPack: HumanEval-X's canonicals plus the human-written bugs as a second family of hard negatives",
     "mbxp": "MBXP (mxeval) in --language ruby (--path: the data folder holding mxeval/)",
+    "livecodebench": "LiveCodeBench problems (stdin/stdout and LeetCode-style tests, no reference solutions) by --path; pools come from --candidates",
 }
 MULTILINGUAL = ("humaneval-x", "humanevalpack", "mbxp")
 
@@ -30,6 +33,13 @@ BUILD_EPILOG = """examples:
   execir build jsonl --path tasks.jsonl --out data/mine --cache /tmp/verdicts.sqlite
   execir build humanevalpack --language cpp --path ../shared/data --out data/hep-cpp
   execir build mbxp --language ruby --path ../shared/data --out data/mbxp-ruby --operators=-variable
+  execir build humanevalpack --language python,cpp,java,go,js --out data/hep --tasks c2c,c2t
+  execir build mbxp --language ruby --candidates ruby_samples.jsonl --out data/mbxp-ruby
+  execir build livecodebench --path lcb.jsonl --candidates lcb_samples.jsonl --out data/lcb --tasks t2c
+
+Each task gets its own BEIR-layout folder under --out (t2c-description, t2c-full, t2c-search, c2t, c2c;
+text-to-code per language and c2c per language in a multi-language build), each with problem-disjoint
+train/dev/test qrels, strict and TREC qrels and a dataset card; --out/manifest.json lists them.
 
 Verdicts are cached (default: $EXECIR_CACHE_DIR/verdicts.sqlite, else ~/.cache/execir/verdicts.sqlite), \
 so a rebuild, or a build resumed after being killed, executes nothing already verified."""
@@ -50,16 +60,42 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         elif name in MULTILINGUAL:
             sub.add_argument("--path", type=Path, default=None, help="data folder (default: ../shared/data beside the checkout, when present)")
             languages = MULTILINGUAL_SOURCES[name]
-            sub.add_argument("--language", choices=languages, default=languages[0], help="task language")
+            sub.add_argument(
+                "--language", type=_languages(languages), default=languages[0],
+                help=f"task language, or several comma-separated for cross-language code-to-code ({', '.join(languages)}; 'all' for every one)",
+            )
         else:
             sub.add_argument("--path", type=Path, required=True, help="task file (JSONL, JSON array, optionally .gz)")
         add_build_options(sub)
         sub.set_defaults(handler=run_build)
 
 
+def _languages(known: tuple[str, ...]) -> Callable[[str], str]:
+    """argparse type of ``--language``: one or more known languages, comma-separated, or ``all``."""
+
+    def parse(text: str) -> str:
+        if text == "all":
+            return ",".join(known)
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        unknown = [p for p in parts if p not in known]
+        if not parts or unknown:
+            raise argparse.ArgumentTypeError(f"{text!r}: choose from {', '.join(known)} (comma-separated) or 'all'")
+        return ",".join(parts)
+
+    return parse
+
+
 def add_build_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by every build source."""
-    parser.add_argument("--out", type=Path, required=True, help="output dataset directory")
+    parser.add_argument("--out", type=Path, required=True, help="output folder (one dataset folder per task inside)")
+    parser.add_argument("--tasks", default=None, help="tasks to build, comma-separated: t2c (its three subtypes), t2c-description, t2c-full, "
+                        "t2c-search, c2t, c2c (default: every task)")
+    parser.add_argument("--rewrites", type=int, default=DEFAULT_REWRITES, help="semantics-preserving rewrites tried per canonical as extra correct documents")
+    parser.add_argument("--counterfactuals", type=int, default=DEFAULT_COUNTERFACTUALS, help="counterfactual descriptions per task (code-to-text hard negatives)")
+    parser.add_argument("--candidates", type=Path, default=None, help="JSONL of programs to judge (task_id, language, code, optional source): "
+                        "each enters its task's pool as 2 (passes) or 1 (fails)")
+    parser.add_argument("--distractors", type=Path, default=None, help="JSONL of extra code-to-text hard negatives (task_id, text, optional source)")
+    parser.add_argument("--splits", type=parse_fractions, default=DEFAULT_SPLITS, help="train,dev,test fractions of the problems (default 0.5,0.1,0.4)")
     parser.add_argument("--max-mutants", type=int, default=DEFAULT_MAX_MUTANTS, help="verified-failing mutants kept per task")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="mutant selection seed")
     parser.add_argument(
@@ -83,6 +119,12 @@ def config_from_args(args: argparse.Namespace) -> tuple[BuildConfig, OracleConfi
         limit_tasks=args.limit,
         language=getattr(args, "language", "python"),
         operators=args.operators,
+        tasks=args.tasks,
+        rewrites=args.rewrites,
+        counterfactuals=args.counterfactuals,
+        candidates=args.candidates,
+        distractors=args.distractors,
+        splits=args.splits,
     )
     oracle = OracleConfig(workers=args.workers, cache_path=args.cache or verdict_cache_path(), progress=progress_enabled(not args.no_progress))
     return config, oracle
@@ -96,36 +138,60 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def format_summary(summary: BuildSummary) -> str:
-    """A short human-readable account of a build, one fact per line, each excluded task with its reason."""
-    counts = summary.manifest["counts"]
-    oracle = summary.manifest["oracle"]
+    """A short human-readable account of a build: per language what was verified (each excluded task
+    with its reason), the extras, then one line per folder."""
+    build = summary.manifest["build"]
     runs = summary.report["oracle"]
-    excluded = summary.manifest["excluded"]
-    rejected = ", ".join(f"{k}={v}" for k, v in counts["rejected"].items()) or "none"
-    lines = [
-        f"dataset: {summary.out}",
-        f"tasks: {counts['tasks_kept']} kept of {counts['tasks_loaded']} loaded, "
-        f"{counts['tasks_with_mutants']} with at least one mutant; excluded {len(excluded)}",
-        *(f"  excluded {e['task_id']}: {e['reason']}" for e in excluded),
-        f"documents: {counts['documents']} ({counts['canonical']} canonical, {counts['mutant']} verified mutants, "
-        f"{counts['mutant'] / max(counts['canonical'], 1):.2f} per task)",
-        "mutants per operator: " + (", ".join(f"{k}={v}" for k, v in counts["per_operator"].items()) or "none"),
-        *_human_line(counts),
-        f"candidates: {counts['candidates_generated']} generated, {counts['candidates_executed']} executed; "
-        f"rejected: {rejected}; verified failing but not needed: {counts['verified_unused']}",
-        f"sandbox runs: {runs.get('runs_executed', 0)} executed, {runs.get('runs_cached', 0)} from the verdict cache",
-        f"oracle: isolation={oracle.get('isolation', '?')}, "
-        f"ground-truth pass rate={oracle['ground_truth_pass_rate']}, "
-        f"flaky={len(oracle['flaky'])}, undecided={len(oracle.get('undecided', []))}",
-        f"wall time: {summary.report['wall_seconds']:.1f} s",
-    ]
+    lines = [f"output: {summary.out}"]
+    for language, facts in build["languages"].items():
+        lines += _language_lines(language, facts)
+    lines += _extras_lines(build["extras"])
+    lines.append(f"sandbox runs: {runs.get('runs_executed', 0)} executed, {runs.get('runs_cached', 0)} from the verdict cache; "
+                 f"isolation={build['oracle'].get('isolation', '?')}")
+    lines.append("folders (queries / documents / correct per query / hard negatives per query / median query tokens / train,dev,test queries):")
+    for name, folder in summary.manifest["folders"].items():
+        c = folder["counts"]
+        splits = ",".join(str(v) for v in c["queries_by_split"].values())
+        lines.append(f"  {name:<24} {c['queries']:>5} / {c['documents']:>6} / {c['positives_per_query']:.2f} / "
+                     f"{c['hard_negatives_per_query']:.2f} / {c['median_query_tokens']} / {splits}")
+    for name in build["empty_folders"]:
+        lines.append(f"  {name:<24} not written: no query has a correct document")
+    lines.append(f"wall time: {summary.report['wall_seconds']:.1f} s")
     return "\n".join(lines)
 
 
-def _human_line(counts: dict) -> list[str]:
-    """One line on the human-written bugs, when the source has them."""
+def _language_lines(language: str, facts: dict) -> list[str]:
+    counts = facts["counts"]
+    excluded = facts["excluded"]
+    rejected = ", ".join(f"{k}={v}" for k, v in counts["rejected"].items()) or "none"
+    lines = [
+        f"[{language}] tasks: {counts['tasks_kept']} kept of {counts['tasks_loaded']} loaded, "
+        f"{counts['tasks_with_mutants']} with at least one mutant; excluded {len(excluded)}",
+        *(f"  excluded {e['task_id']}: {e['reason']}" for e in excluded),
+        f"  programs: {counts['canonical']} canonical, {counts['rewrite']} rewrites, {counts['candidate_pass']} passing candidates (correct); "
+        f"{counts['mutant']} mutants, {counts['human']} human bugs, {counts['candidate_fail']} failing candidates (hard negatives)",
+        "  mutants per operator: " + (", ".join(f"{k}={v}" for k, v in counts["per_operator"].items()) or "none"),
+        f"  mutant candidates: {counts['candidates_generated']} generated, {counts['candidates_executed']} executed; "
+        f"rejected: {rejected}; verified failing but not needed: {counts['verified_unused']}",
+        f"  oracle: ground-truth pass rate={facts['oracle']['ground_truth_pass_rate']}, "
+        f"flaky={len(facts['oracle']['flaky'])}, undecided={len(facts['oracle']['undecided'])}",
+    ]
     run = counts.get("human_bugs_run", 0)
-    if not run:
-        return []
-    rejected = ", ".join(f"{k}={v}" for k, v in counts.get("human_bugs_rejected", {}).items()) or "none"
-    return [f"human-written bugs: {counts.get('human', 0)} verified failing of {run} run; rejected: {rejected}"]
+    if run:
+        human_rejected = ", ".join(f"{k}={v}" for k, v in counts.get("human_bugs_rejected", {}).items()) or "none"
+        lines.append(f"  human-written bugs: {counts['human']} verified failing of {run} run; rejected: {human_rejected}")
+    return lines
+
+
+def _extras_lines(extras: dict) -> list[str]:
+    rewrites, candidates = extras["rewrites"], extras["candidates"]
+    lines = [
+        f"rewrites: {rewrites['generated']} generated, {rewrites['run']} run, {rewrites['kept']} kept (passed every run); "
+        f"rejected: {', '.join(f'{k}={v}' for k, v in rewrites['rejected'].items()) or 'none'}"
+    ]
+    if candidates["loaded"]:
+        lines.append(
+            f"candidates: {candidates['loaded']} loaded, {candidates['run']} run: {candidates['passed']} pass (2), {candidates['failed']} fail (1); "
+            f"rejected: {', '.join(f'{k}={v}' for k, v in candidates['rejected'].items()) or 'none'}"
+        )
+    return lines

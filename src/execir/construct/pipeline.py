@@ -4,53 +4,59 @@ from __future__ import annotations
 
 import platform
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from execir import __version__
 from execir.console import progress_enabled
-from execir.construct.assemble import assemble_text_to_code
+from execir.construct.assemble import code_to_code, code_to_text, text_to_code
 from execir.construct.config import BuildConfig
-from execir.construct.verify import VerifyOutcome, verify
-from execir.construct.writer import (
-    CORPUS,
-    QRELS,
-    QUERIES,
-    atomic_write_bytes,
-    json_bytes,
-    jsonl_bytes,
-    qrels_bytes,
-    sha256_hex,
-    write_dataset,
-)
+from execir.construct.extras import ExtrasOutcome, verify_candidates, verify_rewrites
+from execir.construct.verify import VerifiedTask, VerifyOutcome, verify
+from execir.dataset.files import atomic_write_bytes, json_bytes, sha256_hex
+from execir.dataset.layout import BUILD_REPORT
+from execir.dataset.records import FolderRecords
+from execir.dataset.spec import TaskSpec, parse_tasks
+from execir.dataset.splits import split_problems
+from execir.dataset.write import write_collection
 from execir.errors import ExecIRError
 from execir.execute import Oracle, OracleConfig
 from execir.languages import FAMILY_WEIGHTS, get_language, select_operators
 from execir.languages.base import family_table
 from execir.tasks import bundled_humaneval_path, load_humaneval, load_mbpp
+from execir.tasks.candidates import load_candidates
+from execir.tasks.livecodebench import load_livecodebench
 from execir.tasks.multilingual import shared_data
 from execir.tasks.multilingual.sources import MULTILINGUAL_SOURCES, load_multilingual
-from execir.types import Task
+from execir.texts.distractors import Distractor, load_distractors
+from execir.types import Task, problem_of
 
-DATASET_FORMAT = "execir-dataset/1"
-BUILD_REPORT = "build_report.json"
+
+@dataclass(frozen=True)
+class LanguageBuild:
+    """One language's verified tasks and the facts of verifying them."""
+
+    language: str
+    tasks: list[Task]
+    outcome: VerifyOutcome
 
 
 @dataclass(frozen=True)
 class BuildSummary:
-    """What a build produced, for printing."""
+    """What a build produced, for printing: the collection manifest and the build report."""
 
     out: Path
     manifest: dict[str, Any]
     report: dict[str, Any]
 
 
-def load_tasks(config: BuildConfig) -> list[Task]:
-    """Load the configured task source."""
-    if config.language != "python" and config.source not in MULTILINGUAL_SOURCES:
-        raise ExecIRError(f"--language {config.language}: source {config.source} is Python only")
+def load_tasks(config: BuildConfig, language: str | None = None) -> list[Task]:
+    """Load the configured task source in ``language`` (default: the build's only language)."""
+    language = language or config.languages[0]
+    if language != "python" and config.source not in MULTILINGUAL_SOURCES:
+        raise ExecIRError(f"--language {language}: source {config.source} is Python only")
     if config.source == "humaneval":
         tasks = load_humaneval(config.path)
     elif config.source == "mbpp":
@@ -58,9 +64,11 @@ def load_tasks(config: BuildConfig) -> list[Task]:
     elif config.source == "jsonl":
         tasks = load_humaneval(_required_path(config), source="jsonl")
     elif config.source in MULTILINGUAL_SOURCES:
-        tasks = load_multilingual(config.source, config.language, source_path(config))
+        tasks = load_multilingual(config.source, language, source_path(config))
+    elif config.source == "livecodebench":
+        tasks = load_livecodebench(_required_path(config))
     else:
-        raise ExecIRError(f"unknown task source '{config.source}' (expected humaneval, mbpp, jsonl, {', '.join(MULTILINGUAL_SOURCES)})")
+        raise ExecIRError(f"unknown task source '{config.source}' (expected humaneval, mbpp, jsonl, livecodebench, {', '.join(MULTILINGUAL_SOURCES)})")
 
     return tasks[: config.limit_tasks] if config.limit_tasks else tasks
 
@@ -85,27 +93,43 @@ def _required_path(config: BuildConfig) -> Path:
 
 
 def build(config: BuildConfig, oracle_config: OracleConfig, *, oracle_factory: Callable[[OracleConfig], Oracle] = Oracle) -> BuildSummary:
-    """Build the dataset described by ``config`` into ``config.out`` (``oracle_factory`` makes the oracle)."""
+    """Build every configured task folder into ``config.out`` (``oracle_factory`` makes the oracle)."""
     started = time.perf_counter()
     if config.out.exists() and not config.out.is_dir():
         raise ExecIRError(f"--out {config.out} exists and is not a directory")
-    tasks = load_tasks(config)
-    if not tasks:
-        raise ExecIRError(f"no tasks in {source_path(config)}")
+    specs = parse_tasks(config.tasks)
+    loaded = {language: load_tasks(config, language) for language in config.languages}
+    for language, tasks in loaded.items():
+        if not tasks:
+            raise ExecIRError(f"no {language} tasks in {source_path(config)}")
+    candidates = load_candidates(config.candidates, languages=config.languages) if config.candidates else []
+    distractors = load_distractors(config.distractors) if config.distractors else []
+    extras = ExtrasOutcome(candidates_loaded=len(candidates))
+    wants_positives = any(s.document_kind == "code" for s in specs)
+    builds: list[LanguageBuild] = []
     with oracle_factory(oracle_config) as oracle:
-        outcome = verify(tasks, oracle, config, progress=progress_enabled(oracle_config.progress))
+        for language, tasks in loaded.items():
+            outcome = verify(tasks, oracle, config, progress=progress_enabled(oracle_config.progress))
+            if wants_positives:
+                verify_rewrites(outcome.verified, oracle, extras, per_task=config.rewrites, seed=config.seed)
+            verify_candidates(outcome.verified, oracle, extras, candidates)
+            builds.append(LanguageBuild(language, tasks, outcome))
         reliability = oracle.reliability()
-    if not outcome.verified:
-        reasons = "; ".join(f"{e.task_id}: {e.reason}" for e in outcome.excluded[:3])
-        raise ExecIRError(f"no task's canonical solution passed its own tests ({reasons})")
-    records = assemble_text_to_code(outcome.verified)
-    files = {
-        CORPUS: jsonl_bytes(records.corpus),
-        QUERIES: jsonl_bytes(records.queries),
-        QRELS: qrels_bytes(records.qrels),
-    }
-    manifest = _manifest(config, tasks, outcome, records.counts, reliability)
-    manifest = write_dataset(config.out, files, manifest)
+    kept = {(v.task.task_id, v.task.language) for b in builds for v in b.outcome.verified}
+    extras.candidates_rejected["task_not_in_build"] += sum((c.task_id, c.language) not in kept for c in candidates)
+    for language_build in builds:
+        if not language_build.outcome.verified:
+            reasons = "; ".join(f"{e.task_id}: {e.reason}" for e in language_build.outcome.excluded[:3])
+            raise ExecIRError(f"no {language_build.language} task's canonical solution passed its own tests ({reasons})")
+    folders = assemble_folders(specs, builds, config, distractors)
+    empty = [f.name for f in folders if not f.queries]
+    folders = [f for f in folders if f.queries]
+    if not folders:
+        raise ExecIRError("no folder has a query with a correct document (c2c needs rewrites or candidates; see --rewrites, --candidates)")
+    verified = [v for b in builds for v in b.outcome.verified]
+    plan = split_problems({problem_of(v.task) for v in verified}, seed=config.seed, fractions=config.splits)
+    facts = _build_facts(config, builds, extras, reliability, empty)
+    manifest = write_collection(config.out, folders, plan, facts)
     report = {
         "wall_seconds": round(time.perf_counter() - started, 3),
         "oracle": reliability,
@@ -115,24 +139,49 @@ def build(config: BuildConfig, oracle_config: OracleConfig, *, oracle_factory: C
     return BuildSummary(config.out, manifest, report)
 
 
-def _manifest(
-    config: BuildConfig, tasks: list[Task], outcome: VerifyOutcome, counts: dict[str, Any], reliability: dict[str, Any]
+def assemble_folders(specs: Sequence[TaskSpec], builds: Sequence[LanguageBuild], config: BuildConfig, distractors: Sequence[Distractor]) -> list[FolderRecords]:
+    """Every folder of the build, in spec order (per language for text-to-code in a multi-language build)."""
+    multi = len(builds) > 1
+    every = [v for b in builds for v in b.outcome.verified]
+    folders: list[FolderRecords] = []
+    for spec in specs:
+        if spec.direction == "t2c":
+            for language_build in builds:
+                folders.append(text_to_code(language_build.outcome.verified, spec.subtype, language=language_build.language if multi else None))
+        elif spec.direction == "c2t":
+            folders.append(code_to_text(every, counterfactual_limit=config.counterfactuals, seed=config.seed, distractors=distractors))
+        else:
+            folders.append(code_to_code(every, constraint=None))
+            if multi:
+                folders.extend(code_to_code(every, constraint=b.language) for b in builds)
+    return folders
+
+
+def _build_facts(
+    config: BuildConfig, builds: Sequence[LanguageBuild], extras: ExtrasOutcome, reliability: dict[str, Any], empty: list[str]
 ) -> dict[str, Any]:
+    """What every folder's manifest records of the build that made it."""
     path = source_path(config)
-    admitted = len(outcome.verified)
     return {
-        "format": DATASET_FORMAT,
-        "toolkit": {"name": "execir", "version": __version__},
-        "task": "text-to-code",
-        "language": config.language,
-        "source": _source_facts(config, path, tasks),
+        "source": _source_facts(config, path, [t for b in builds for t in b.tasks]),
         "config": config.to_json(),
-        "relevance": {"2": "canonical (passes)", "1": "same-task mutant or human-written bug verified to fail", "0": "other tasks (implicit)"},
-        "mutation": _mutation_facts(config),
+        "languages": {b.language: _language_facts(config, b, reliability) for b in builds},
+        "extras": extras.to_json(),
+        "empty_folders": empty,
+        "oracle": _stable_oracle_facts(reliability),
+        "runtime": {"python": platform.python_version(), "implementation": platform.python_implementation()},
+    }
+
+
+def _language_facts(config: BuildConfig, language_build: LanguageBuild, reliability: dict[str, Any]) -> dict[str, Any]:
+    """One language's counts, mutation settings, exclusions and oracle facts."""
+    outcome = language_build.outcome
+    admitted = sum(1 for v in outcome.verified if v.has_canonical)
+    return {
         "counts": {
-            **counts,
-            "tasks_loaded": len(tasks),
-            "tasks_kept": admitted,
+            **pool_counts(outcome.verified),
+            "tasks_loaded": len(language_build.tasks),
+            "tasks_kept": len(outcome.verified),
             "candidates_generated": outcome.candidates_generated,
             "candidates_executed": outcome.candidates_executed,
             "rejected": dict(sorted(outcome.rejected.items())),
@@ -141,9 +190,9 @@ def _manifest(
             "human_bugs_rejected": dict(sorted(outcome.human_rejected.items())),
             "not_mutated": outcome.not_mutated,
         },
+        "mutation": _mutation_facts(config, language_build.language),
         "excluded": [{"task_id": e.task_id, "reason": e.reason} for e in outcome.excluded],
         "oracle": {
-            **_stable_oracle_facts(reliability),
             "ground_truth_pass_rate": round(admitted / outcome.canonicals_run, 6) if outcome.canonicals_run else None,
             "flaky": sorted(outcome.flaky),
             "undecided": sorted(outcome.undecided),
@@ -151,7 +200,24 @@ def _manifest(
             "timeouts": outcome.timeouts,
             "near_limit_timeout_share": round(outcome.near_limit_timeouts / outcome.timeouts, 6) if outcome.timeouts else 0.0,
         },
-        "runtime": {"python": platform.python_version(), "implementation": platform.python_implementation(), **_toolchain(reliability, config.language)},
+        **_toolchain(reliability, language_build.language),
+    }
+
+
+def pool_counts(verified: Sequence[VerifiedTask]) -> dict[str, Any]:
+    """Programs per kind over a language's verified tasks."""
+    per_operator: Counter[str] = Counter(k.mutant.operator for v in verified for k in v.mutants)
+    per_task = Counter(len(v.mutants) for v in verified)
+    return {
+        "canonical": sum(1 for v in verified if v.has_canonical),
+        "mutant": sum(len(v.mutants) for v in verified),
+        "human": sum(len(v.human) for v in verified),
+        "rewrite": sum(1 for v in verified for e in v.extras if e.kind == "rewrite"),
+        "candidate_pass": sum(1 for v in verified for e in v.extras if e.kind == "candidate" and e.grade == 2),
+        "candidate_fail": sum(1 for v in verified for e in v.extras if e.kind == "candidate" and e.grade == 1),
+        "tasks_with_mutants": sum(1 for v in verified if v.mutants),
+        "per_operator": dict(sorted(per_operator.items())),
+        "mutants_per_task": {str(k): n for k, n in sorted(per_task.items())},
     }
 
 
@@ -169,9 +235,9 @@ def _toolchain(reliability: dict[str, Any], language: str) -> dict[str, Any]:
     return {"toolchain": version} if version else {}
 
 
-def _mutation_facts(config: BuildConfig) -> dict[str, Any]:
+def _mutation_facts(config: BuildConfig, name: str) -> dict[str, Any]:
     """The operators used, their families and the family weights of the selection."""
-    language = get_language(config.language)
+    language = get_language(name)
     chosen = select_operators(language, config.operators)
     families = family_table(language)
     return {

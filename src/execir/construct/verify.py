@@ -26,6 +26,7 @@ from execir.languages import ParseError, get_language, select_operators
 from execir.languages.base import family_table
 from execir.mutate import generate_mutants, order_candidates
 from execir.mutate.distance import levenshtein
+from execir.tasks.livecodebench import candidate_program, lcb_limits
 from execir.types import Edit, ExcludedTask, Mutant, Task, Verdict
 
 
@@ -49,6 +50,28 @@ class VerifiedTask:
     tried: int = 0
     human: list[KeptMutant] = field(default_factory=list)
     """Human-written bugs verified to fail."""
+    extras: list[KeptExtra] = field(default_factory=list)
+    """Rewrites verified to pass, and user candidates verified to pass (grade 2) or fail (grade 1)."""
+
+    @property
+    def has_canonical(self) -> bool:
+        """False for a task with no reference solution (LiveCodeBench): its pool is its candidates."""
+        return bool(self.task.solution)
+
+
+@dataclass(frozen=True)
+class KeptExtra:
+    """A rewrite or a user candidate with the verdict(s) that judged it."""
+
+    kind: str
+    """``rewrite`` or ``candidate``."""
+    text: str
+    grade: int
+    operator: str
+    """The rewrite rule, or the candidate's source."""
+    verdict: str
+    edit: Edit
+    edit_distance: int
 
 
 @dataclass
@@ -88,6 +111,8 @@ def admit_tasks(
     admitted: list[VerifiedTask] = []
     excluded: list[ExcludedTask] = []
     seen_texts: dict[str, str] = {}
+    pool_only = [t for t in tasks if not t.solution]
+    tasks = [t for t in tasks if t.solution]
     for task in tasks:
         if task.solution in seen_texts:
             excluded.append(ExcludedTask(task.task_id, f"canonical identical to {seen_texts[task.solution]}"))
@@ -109,6 +134,8 @@ def admit_tasks(
             excluded.append(ExcludedTask(task.task_id, exclusion_reason(admission)))
     order = {t.task_id: i for i, t in enumerate(tasks)}
     excluded.sort(key=lambda e: order[e.task_id])
+    # no reference solution to prove (LiveCodeBench): admitted with the admission budget, judged by candidates alone
+    admitted += [VerifiedTask(task, lcb_limits(), 0.0) for task in pool_only]
     return admitted, excluded, len(candidates)
 
 
@@ -129,6 +156,8 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
     generated = 0
     unparsed: list[str] = []
     for item in tqdm(admitted, desc="generating mutants", disable=not progress, leave=False):
+        if not item.has_canonical:
+            continue
         language = get_language(item.task.language)
         operators = select_operators(language, config.operators)
         try:
@@ -152,7 +181,7 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
         if not batch:
             break
         round_number += 1
-        jobs = [_job(v, m.text) for v, m in batch]
+        jobs = [job_for(v, m.text) for v, m in batch]
         results = oracle.run(jobs, desc=f"mutants round {round_number}")
         executed += len(jobs)
         for (item, mutant), result in zip(batch, results):
@@ -181,11 +210,13 @@ def _touches(mutant: Mutant, lines: frozenset[int]) -> bool:
     return any(line in lines for line in range(mutant.edit.line, last + 1))
 
 
-def _job(item: VerifiedTask, program: str) -> Job:
+def job_for(item: VerifiedTask, program: str) -> Job:
     """The job that runs ``program`` against the task's tests (the canonical is the reference the
     Python judge imports helpers from; native tests need none)."""
     task = item.task
     reference = task.solution if task.tests.kind in ("check", "asserts") else ""
+    if task.source == "livecodebench":
+        program = candidate_program(task, program)  # LiveCodeBench's import block, and a Solution method as a function
     return Job(program, task.tests, task.entry_point, item.limits, reference=reference, language=task.language)
 
 
@@ -241,7 +272,7 @@ def _verify_human_bugs(items: list[VerifiedTask], oracle: Oracle, texts: set[str
     rejected: Counter[str] = Counter()
     if not batch:
         return rejected, 0
-    results = oracle.run([_job(item, bug.text) for item, bug in batch], desc="human-written bugs")
+    results = oracle.run([job_for(item, bug.text) for item, bug in batch], desc="human-written bugs")
     for (item, bug), result in zip(batch, results):
         if result.verdict is Verdict.PASS:
             rejected["passes_tests"] += 1

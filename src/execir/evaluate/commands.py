@@ -10,11 +10,12 @@ from execir.console import progress_enabled
 from execir.construct.commands import format_summary
 from execir.construct.config import BuildConfig
 from execir.construct.pipeline import build
+from execir.dataset.read import SPLIT_CHOICES
 from execir.evaluate.config import DEFAULT_RETRIEVERS, EvalConfig
-from execir.evaluate.runner import prepare_retrievers, run_evaluation
+from execir.evaluate.runner import prepare_retrievers, run_collection
 from execir.execute import OracleConfig
 from execir.paths import embedding_cache_dir, verdict_cache_path
-from execir.report.terminal import format_leaderboard
+from execir.report.collection import format_collection
 from execir.retrieve.registry import SPEC_HELP
 
 EVAL_EPILOG = f"""{SPEC_HELP}
@@ -25,10 +26,16 @@ examples:
   execir eval data/he --out results/he                                  # {", ".join(DEFAULT_RETRIEVERS)}
   execir eval data/he --retriever bm25 --retriever dense:intfloat/e5-base-v2 --out results/he
   execir eval data/he --retriever hybrid:bm25+dense:./my-model --ties trec --out results/he-trec
-  execir eval data/he --retriever api:voyage:voyage-code-3 --out results/he-voyage"""
+  execir eval data/he --retriever api:voyage:voyage-code-3 --out results/he-voyage
+  execir eval data/he/c2t --split all --out results/he-c2t                   # one folder, every split
 
-RUN_EPILOG = f"""The main job (what 'make demo' runs): build the HumanEval benchmark into OUT/humaneval \
-(verdicts cached, so a second run executes nothing), then evaluate {", ".join(DEFAULT_RETRIEVERS)} into OUT/humaneval-eval.
+DATASET is a build's output (every task folder in it is evaluated: results per folder in OUT/<folder>/,
+the collection's averages and per-task leaderboard in OUT/report.md) or one folder. Scores use the
+--split qrels (default test); zero-shot systems may use --split all."""
+
+RUN_EPILOG = f"""The main job (what 'make demo' runs): build the HumanEval benchmark (every task: text-to-code \
+description/full/search, code-to-text, code-to-code) into OUT/humaneval (verdicts cached, so a second run executes \
+nothing), then evaluate {", ".join(DEFAULT_RETRIEVERS)} on every split (zero-shot systems) into OUT/humaneval-eval.
 
 examples:
   execir run
@@ -43,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "bootstrap CIs, paired significance and near-clone gap analyses; writes results.json, runs/, per_query.jsonl, "
         "report.md and figures/.",
     )
-    parser.add_argument("dataset", type=Path, help="dataset directory (BEIR layout, as written by 'execir build')")
+    parser.add_argument("dataset", type=Path, help="a build's output folder (every task folder in it) or one dataset folder (BEIR layout)")
     parser.add_argument(
         "--retriever", action="append", dest="retrievers", metavar="SPEC",
         help=f"retriever spec, repeatable; see the grammar below (default: {' '.join(DEFAULT_RETRIEVERS)})",
@@ -67,13 +74,15 @@ def _add_eval_options(parser: argparse.ArgumentParser, *, with_out: bool = True)
                         help="tie policy: pessimistic ranks a correct document after every wrong one with the same score; "
                         "trec orders ties by document id, descending, as trec_eval does")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the density ablation (and of the build, for run)")
+    if with_out:
+        parser.add_argument("--split", choices=SPLIT_CHOICES, default="test", help="qrels to score (default test; 'all' for zero-shot systems)")
     parser.add_argument("--cache-dir", type=Path, default=None, help="embedding cache directory (default: $EXECIR_CACHE_DIR/embeddings)")
     parser.add_argument("--no-progress", action="store_true", help="hide progress bars (they are never shown when stderr is not a terminal)")
 
 
 def _eval_config(args: argparse.Namespace, dataset: Path, out: Path, retrievers: tuple[str, ...]) -> EvalConfig:
     return EvalConfig(
-        dataset=dataset, out=out, retrievers=retrievers, ties=args.ties, seed=args.seed,
+        dataset=dataset, out=out, retrievers=retrievers, ties=args.ties, seed=args.seed, split=getattr(args, "split", "all"),
         cache_dir=args.cache_dir or embedding_cache_dir(), progress=progress_enabled(not args.no_progress),
     )
 
@@ -82,8 +91,8 @@ def run_eval(args: argparse.Namespace) -> int:
     """Handler of ``execir eval``."""
     config = _eval_config(args, args.dataset, args.out, tuple(args.retrievers or DEFAULT_RETRIEVERS))
     retrievers = prepare_retrievers(config)  # every spec is checked before any work starts
-    results, report = run_evaluation(config, retrievers)
-    print(format_leaderboard(results))
+    result, report = run_collection(config, retrievers)
+    print(format_collection(result))
     print(f"\nreport: {report}")
     return 0
 
@@ -98,8 +107,8 @@ def run_main_job(args: argparse.Namespace) -> int:
     oracle = OracleConfig(workers=args.workers, cache_path=verdict_cache_path(), progress=eval_config.progress)
     print("== building the HumanEval benchmark (execution-verified) ==")
     print(format_summary(build(config, oracle)))
-    print(f"\n== evaluating {', '.join(DEFAULT_RETRIEVERS)} ==")
-    results, report = run_evaluation(eval_config, retrievers)
-    print(format_leaderboard(results))
+    print(f"\n== evaluating {', '.join(DEFAULT_RETRIEVERS)} on every folder (all splits: zero-shot systems) ==")
+    result, report = run_collection(eval_config, retrievers)
+    print(format_collection(result))
     print(f"\nreport: {report}\ntotal wall time: {time.perf_counter() - started:.1f} s")
     return 0

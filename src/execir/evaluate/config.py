@@ -18,6 +18,8 @@ class EvalConfig:
     out: Path
     retrievers: tuple[str, ...] = DEFAULT_RETRIEVERS
     ties: Literal["pessimistic", "trec"] = "pessimistic"
+    split: str = "test"
+    """Which qrels to score: ``train``, ``dev``, ``test`` or ``all`` (zero-shot systems may use every split)."""
     run_depth: int = 100
     """Documents written per query in the TREC run files."""
     seed: int = 0
@@ -33,6 +35,7 @@ class EvalConfig:
             "dataset": str(self.dataset),
             "retrievers": list(self.retrievers),
             "ties": self.ties,
+            "split": self.split,
             "run_depth": self.run_depth,
             "seed": self.seed,
             "bootstrap_resamples": self.bootstrap_resamples,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from execir.construct.writer import atomic_write_bytes, json_bytes, jsonl_bytes
+from execir.dataset import Dataset
+from execir.dataset.files import atomic_write_bytes, json_bytes, jsonl_bytes
 from execir.errors import MissingDependencyError
-from execir.evaluate.dataset import Dataset
 from execir.evaluate.pipeline import SystemResult
 from execir.metrics import rank_run
 from execir.report.markdown import render_report

@@ -9,15 +9,18 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from execir import __version__
+from execir.dataset import Dataset
+from execir.dataset.spec import TaskSpec, get_spec
 from execir.errors import ExecIRError
 from execir.evaluate.config import EvalConfig
-from execir.evaluate.dataset import Dataset
 from execir.metrics import evaluate
 from execir.metrics.analyses import density_ablation, gap_analyses, tie_rate
 from execir.metrics.stats import bootstrap_ci, paired_comparisons
 from execir.retrieve import get_retriever
-from execir.retrieve.base import Retriever
+from execir.retrieve.base import Retriever, apply_task
 from execir.types import Run
 
 
@@ -62,11 +65,35 @@ def evaluate_systems(dataset: Dataset, config: EvalConfig, timer: Timer, factory
         clash = next((r.spec for r in results if r.name == retriever.name), None)
         if clash is not None:
             raise ExecIRError(f"retrievers '{clash}' and '{spec}' both resolve to the system name '{retriever.name}'")
+        apply_task(retriever, dataset_task(dataset))  # prompts may depend on the task
         with timer.stage("index + encode + search"):
             retriever.index(dataset.corpus)
-            run = retriever.search(dataset.queries, top_k=len(dataset.corpus))
+            run = without_identical(retriever.search(dataset.queries, top_k=len(dataset.corpus)))
         results.append(score_system(dataset, config, timer, retriever, spec, run))
     return results
+
+
+def dataset_task(dataset: Dataset) -> TaskSpec | None:
+    """The folder's task spec (None for a BEIR folder made elsewhere)."""
+    try:
+        return get_spec(dataset.task) if dataset.task else None
+    except ExecIRError:
+        return None
+
+
+def without_identical(run: Run) -> Run:
+    """The run without any document whose id is its query's id: a code-to-code anchor is never in
+    its own pool (BEIR's and MTEB's ``ignore_identical_ids``). Always applied."""
+    return {q: {d: s for d, s in docs.items() if d != q} for q, docs in run.items()}
+
+
+def group_means(per_query: dict[str, dict[str, float]], groups: dict[str, str], measures: tuple[str, ...]) -> dict[str, dict[str, float]]:
+    """group -> measure -> mean and ``n`` over the queries of that group (query -> group)."""
+    out: dict[str, dict[str, float]] = {}
+    for group in sorted(set(groups.values())):
+        members = [q for q, g in groups.items() if g == group]
+        out[group] = {"n": float(len(members)), **{m: float(np.mean([per_query[m][q] for q in members])) for m in measures}}
+    return out
 
 
 def score_system(dataset: Dataset, config: EvalConfig, timer: Timer, retriever: Retriever, spec: str, run: Run) -> SystemResult:
@@ -86,8 +113,10 @@ def score_system(dataset: Dataset, config: EvalConfig, timer: Timer, retriever: 
             ties=config.ties,
         )
         ties_share = tie_rate(dataset.qrels, run, dataset.docs, dataset.query_task)
+    by_language = group_means(per_query, {q: i.language or "?" for q, i in dataset.query_info.items()}, ("exec@1", "ndcg@10"))
     summary = {
         "spec": spec,
+        "by_language": by_language,
         "config": retriever.config() if hasattr(retriever, "config") else {},
         "encoded_texts": retriever.encoded_texts,
         "queries": len(dataset.qrels),
@@ -113,6 +142,10 @@ def results_document(dataset: Dataset, config: EvalConfig, systems: list[SystemR
         "toolkit": {"name": "execir", "version": __version__},
         "dataset": {
             "path": str(dataset.root),
+            "name": dataset.name,
+            "task": dataset.task,
+            "language": dataset.language,
+            "split": dataset.split,
             "manifest_sha256": dataset.manifest_sha256,
             "source": dataset.manifest.get("source"),
             "queries": len(dataset.queries),

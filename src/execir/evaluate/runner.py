@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from execir.construct.writer import atomic_write_bytes, json_bytes
+from execir.dataset import discover, load_dataset
+from execir.dataset.files import atomic_write_bytes, json_bytes
+from execir.evaluate.collection import CollectionResult, FolderSummary, averages, folder_summary
 from execir.evaluate.config import EvalConfig
-from execir.evaluate.dataset import load_dataset
 from execir.evaluate.outputs import write_outputs
 from execir.evaluate.pipeline import (
     Timer,
@@ -15,6 +18,7 @@ from execir.evaluate.pipeline import (
     evaluate_systems,
     results_document,
 )
+from execir.report.collection import render_collection
 from execir.retrieve import get_retriever
 from execir.retrieve.base import Retriever
 
@@ -26,12 +30,17 @@ def prepare_retrievers(config: EvalConfig) -> dict[str, Retriever]:
 
 
 def run_evaluation(config: EvalConfig, retrievers: dict[str, Retriever] | None = None) -> tuple[dict[str, Any], Path]:
-    """Evaluate every configured retriever on a dataset and write all outputs."""
+    """Evaluate every configured retriever on one dataset folder and write all outputs."""
+    results, report, _ = _evaluate_folder(config, retrievers)
+    return results, report
+
+
+def _evaluate_folder(config: EvalConfig, retrievers: dict[str, Retriever] | None) -> tuple[dict[str, Any], Path, FolderSummary]:
     timer = Timer()
     with timer.stage("load models"):
         prepared = retrievers if retrievers is not None else prepare_retrievers(config)
     with timer.stage("load dataset"):
-        dataset = load_dataset(config.dataset)
+        dataset = load_dataset(config.dataset, config.split)
     systems = evaluate_systems(dataset, config, timer, factory=prepared.__getitem__)
     with timer.stage("compare"):
         comparisons = compare_systems(systems, config)
@@ -40,4 +49,27 @@ def run_evaluation(config: EvalConfig, retrievers: dict[str, Retriever] | None =
         report = write_outputs(config.out, dataset, systems, results, config.run_depth, config.ties)
     results["timing_seconds"] = {k: round(v, 3) for k, v in timer.seconds.items()}
     atomic_write_bytes(config.out / "results.json", json_bytes(results))  # now with the report stage timed
-    return results, report
+    return results, report, folder_summary(dataset, results, report.name)
+
+
+def run_collection(config: EvalConfig, retrievers: dict[str, Retriever] | None = None) -> tuple[CollectionResult, Path]:
+    """Evaluate every dataset folder under ``config.dataset`` (one folder, or a build's output with
+    one folder per task): each into ``out/<folder>/``, then the collection's ``results.json`` and
+    ``report.md`` in ``out``. A single folder is evaluated into ``out`` itself."""
+    started = time.perf_counter()
+    prepared = retrievers if retrievers is not None else prepare_retrievers(config)
+    folders = discover(config.dataset)
+    if folders == [config.dataset]:
+        _, report, summary = _evaluate_folder(config, prepared)
+        result = CollectionResult(config.split, config.ties, (summary,), averages((summary,)), round(time.perf_counter() - started, 3))
+        return result, report
+    summaries: list[FolderSummary] = []
+    for folder in folders:
+        sub = replace(config, dataset=folder, out=config.out / folder.name)
+        _, _, summary = _evaluate_folder(sub, prepared)
+        summaries.append(replace(summary, report=f"{folder.name}/report.md"))
+    result = CollectionResult(config.split, config.ties, tuple(summaries), averages(tuple(summaries)), round(time.perf_counter() - started, 3))
+    atomic_write_bytes(config.out / "results.json", json_bytes(result.to_json()))
+    report = config.out / "report.md"
+    atomic_write_bytes(report, render_collection(result).encode("utf-8"))
+    return result, report

@@ -195,6 +195,19 @@ class Oracle:
         keys = [self._key(job) for job in jobs]
         return self._run_keyed(list(jobs), keys, desc)
 
+    def run_repeated(self, jobs: Sequence[Job], repeats: int, desc: str = "exec") -> list[tuple[ExecResult, ...]]:
+        """Each job ``repeats`` times (each run cached under its own key, so a rebuild re-runs none):
+        a relevance-2 label needs every run to PASS."""
+        self.start()
+        expanded: list[Job] = []
+        keys: list[str] = []
+        for job in jobs:
+            key = self._key(job)
+            expanded += [job] * repeats
+            keys += [f"{key}:repeat:{i}" for i in range(repeats)]
+        results = self._run_keyed(expanded, keys, desc)
+        return [tuple(results[i : i + repeats]) for i in range(0, len(results), repeats)]
+
     def _run_keyed(self, jobs: list[Job], keys: list[str], desc: str) -> list[ExecResult]:
         results: dict[str, ExecResult] = {}
         todo: dict[str, Job] = {}

@@ -94,7 +94,7 @@ def density_ablation(
     missing = [q for q in qrels if q not in query_task]
     if missing:
         raise ValueError(f"queries without a task in query_task: {missing[:5]}")
-    all_mutants = frozenset(d for d, info in docs.items() if info.kind == "mutant")
+    all_mutants = frozenset(d for d, info in docs.items() if info.pool == "mutant")
     depth = _max_cutoff(measures)
     sorted_run = _SortedRun(run) if depth is not None else None
     out: dict[int, dict[str, float]] = {}

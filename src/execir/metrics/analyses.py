@@ -91,6 +91,18 @@ def _intrusion(qrels: Qrels, views: Mapping[str, _QueryView], k: int) -> dict[st
     return share(hits, len(views))
 
 
+def _intrusion_coreb(qrels: Qrels, views: Mapping[str, _QueryView], k: int) -> dict[str, float | int]:
+    """CoREB's intrusion: a hard negative (grade 1) ranked above a correct document (grade 2), both
+    within the top ``k``. Unlike ``intrusion@k`` it does not count a query whose top ``k`` holds a
+    hard negative but no correct document."""
+    hits = 0
+    for qid, view in views.items():
+        grades = [qrels[qid].get(doc, 0) for doc, _ in view.ranking[:k]]
+        first_bad = next((i for i, g in enumerate(grades) if g == 1), None)
+        hits += first_bad is not None and any(g >= 2 for g in grades[first_bad + 1 :])
+    return share(hits, len(views))
+
+
 def _per_operator(docs: Mapping[str, DocInfo], views: Mapping[str, _QueryView]) -> dict[str, dict[str, float | int]]:
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for view in views.values():
@@ -129,8 +141,8 @@ def gap_analyses(
     """JSON-able gap analyses of ``run`` (see the module docstring for the conventions).
 
     Returns ``{"n_queries", "k", "ties", "paired_mutant_share_of_misses",
-    "canonical_below_distractor", "intrusion@<k>", "per_operator", "per_query"}``; the three
-    shares are ``{"share", "numerator", "denominator"}``.
+    "canonical_below_distractor", "intrusion@<k>", "coreb_intrusion@<k>", "per_operator",
+    "per_query"}``; the four shares are ``{"share", "numerator", "denominator"}``.
     """
     check_ties(ties)
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
@@ -144,6 +156,7 @@ def gap_analyses(
         "paired_mutant_share_of_misses": _paired_misses(qrels, views),
         "canonical_below_distractor": share(sum(bool(v.beaten_by()) for v in with_canonical), len(with_canonical)),
         f"intrusion@{k}": _intrusion(qrels, views, k),
+        f"coreb_intrusion@{k}": _intrusion_coreb(qrels, views, k),
         "per_operator": _per_operator(docs, views),
         "per_query": {qid: _per_query(docs, run, qid, view) for qid, view in views.items()},
     }

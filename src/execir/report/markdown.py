@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from execir.evaluate.dataset import Dataset
+from execir.dataset import Dataset
 from execir.report.tables import ci, markdown_table, pct, pvalue
 
 WORST_FAILURES = 5

@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from execir.types import Run
+
+if TYPE_CHECKING:
+    from execir.dataset.spec import TaskSpec
 
 
 @runtime_checkable
 class Retriever(Protocol):
     """Ranks a fixed corpus for a batch of queries.
 
-    Usage: ``r.index(corpus)`` once, then ``r.search(queries, top_k=100)``.
+    Usage: ``r.use_task(spec)`` for the dataset folder's task, ``r.index(corpus)`` once, then
+    ``r.search(queries, top_k=100)``; the evaluator calls ``use_task`` again before indexing each
+    folder. A task changes only prompts and request options (never lexical scoring), and a
+    retriever that ignores tasks implements it as a no-op.
     ``encoded_texts`` counts texts actually encoded by a model during this object's lifetime
     (0 when every embedding came from the cache; always 0 for lexical retrievers).
     """
 
     name: str
+
+    def use_task(self, task: TaskSpec | None) -> None:
+        """Prepare for ``task`` (None: text to code); call before :meth:`index` and :meth:`search`."""
+        ...
 
     def index(self, corpus: dict[str, str]) -> None:
         """Prepare the corpus (doc id -> text) for searching."""
@@ -30,3 +40,10 @@ class Retriever(Protocol):
     def encoded_texts(self) -> int:
         """Number of texts encoded by a model (cache misses) since construction."""
         ...
+
+
+def apply_task(retriever: object, task: TaskSpec | None) -> None:
+    """``retriever.use_task(task)`` when the retriever has it (stand-ins written before tasks may not)."""
+    use_task = getattr(retriever, "use_task", None)
+    if callable(use_task):
+        use_task(task)

@@ -11,7 +11,7 @@ returns ``min(top_k, len(corpus))`` documents, zero-score ones included when nee
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import bm25s
 import numpy as np
@@ -20,6 +20,9 @@ from execir.errors import ExecIRError
 from execir.retrieve.tokenize import CodeTokenizer
 from execir.retrieve.topk import top_k_row
 from execir.types import Run
+
+if TYPE_CHECKING:
+    from execir.dataset.spec import TaskSpec
 
 
 class BM25Retriever:
@@ -45,6 +48,9 @@ class BM25Retriever:
     def encoded_texts(self) -> int:
         """Always 0: no model encodes anything here."""
         return 0
+
+    def use_task(self, task: TaskSpec | None) -> None:
+        """No-op: lexical scoring is the same for every task."""
 
     def index(self, corpus: dict[str, str]) -> None:
         """Tokenize and index the corpus (documents sorted by id for deterministic ties)."""

@@ -3,14 +3,15 @@
 Documents are encoded at ``index`` time and queries at ``search`` time through a
 :class:`~execir.retrieve.encoders.CachingEncoder`. Scoring is an exact float32 matrix product
 over query chunks, then a deterministic top-k (:mod:`execir.retrieve.topk`). With normalised
-embeddings the score is the cosine similarity.
+embeddings the score is the cosine similarity. ``use_task`` forwards the task to the encoder
+(prompts per task) and drops an index built under a different task.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -18,6 +19,9 @@ from execir.errors import ExecIRError
 from execir.retrieve.encoders import CachingEncoder, Encoder
 from execir.retrieve.topk import to_run, top_k_matrix
 from execir.types import Run
+
+if TYPE_CHECKING:
+    from execir.dataset.spec import TaskSpec
 
 QUERY_CHUNK = 256
 """Queries scored per matrix product (bounds memory at QUERY_CHUNK x corpus floats)."""
@@ -45,6 +49,14 @@ class DenseRetriever:
         self.name = f"dense-{encoder.name}"
         self._doc_ids: list[str] = []
         self._doc_matrix: np.ndarray | None = None
+        self._task: TaskSpec | None = None
+
+    def use_task(self, task: TaskSpec | None) -> None:
+        """Encode for ``task`` from now on; an index built under another task must be rebuilt."""
+        if task != self._task:
+            self._doc_ids, self._doc_matrix = [], None
+        self._task = task
+        self.encoder.use_task(task)
 
     @property
     def encoded_texts(self) -> int:

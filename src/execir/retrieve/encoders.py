@@ -5,6 +5,11 @@ An encoder turns texts into an ``(n, dim)`` float32 matrix for one role (``"quer
 changes the vectors besides the text (model, revision, role, prompt, max length, normalisation),
 which is what :class:`~execir.retrieve.cache.EmbeddingCache` is keyed by. Hosted APIs plug in by
 implementing the same two methods.
+
+Tasks: an encoder whose prompts or request options depend on the task also has
+``use_task(task)`` (:class:`TaskAware`); its ``cache_key(role)`` then carries the *effective*
+prompt of the current task, so vectors cached under one task's prompt are never served for
+another task with a different prompt (tasks sharing a prompt share the cache, as they should).
 """
 
 from __future__ import annotations
@@ -12,12 +17,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from execir.retrieve.cache import EmbeddingCache, KeyFields
-from execir.retrieve.prompts import Role
+from execir.retrieve.cache import EmbeddingCache, KeyFields, namespace_of
+from execir.retrieve.prompts import ModelProfile, Role, TaskPrompts
+
+if TYPE_CHECKING:
+    from execir.dataset.spec import TaskSpec
 
 
 @runtime_checkable
@@ -36,18 +44,33 @@ class Encoder(Protocol):
         ...
 
 
+@runtime_checkable
+class TaskAware(Protocol):
+    """An encoder (or retriever part) whose prompts or request options depend on the task."""
+
+    def use_task(self, task: TaskSpec | None) -> None:
+        """Encode for ``task`` from now on (None: text to code)."""
+        ...
+
+
 class HashingEncoder:
     """Deterministic toy encoder: a normalised bag of hashed lowercase words (tests, demos).
 
     Texts sharing words get positive cosine similarity, so rankings are meaningful.
-    ``calls`` counts texts encoded, to check caching.
+    ``calls`` counts texts encoded, to check caching. Prompts come from ``profile`` (task-aware)
+    or, without one, from ``query_prompt``/``document_prompt``.
     """
 
-    def __init__(self, dim: int = 64, *, query_prompt: str = "", document_prompt: str = "") -> None:
+    def __init__(self, dim: int = 64, *, query_prompt: str = "", document_prompt: str = "",
+                 profile: ModelProfile | None = None) -> None:
         self.dim = dim
-        self.prompts = {"query": query_prompt, "document": document_prompt}
+        self.task_prompts = TaskPrompts(profile or ModelProfile(query_prompt=query_prompt, document_prompt=document_prompt))
         self.name = f"hashing-{dim}"
         self.calls = 0
+
+    def use_task(self, task: TaskSpec | None) -> None:
+        """Use ``task``'s prompts from now on."""
+        self.task_prompts.use_task(task)
 
     def _vector(self, text: str) -> np.ndarray:
         vec = np.zeros(self.dim, dtype=np.float32)
@@ -59,20 +82,26 @@ class HashingEncoder:
 
     def encode(self, texts: Sequence[str], *, role: Role, batch_size: int = 64) -> np.ndarray:
         self.calls += len(texts)
-        prompt = self.prompts[role]
+        prompt = self.task_prompts.prompt(role)
         rows = [self._vector(prompt + t) for t in texts]
         return np.stack(rows) if rows else np.zeros((0, self.dim), dtype=np.float32)
 
     def cache_key(self, role: Role) -> KeyFields:
         return {"model": self.name, "revision": "toy", "role": role,
-                "prompt": self.prompts[role], "max_seq_length": None, "normalize": True}
+                "prompt": self.task_prompts.prompt(role), "max_seq_length": None, "normalize": True}
+
+    def config(self) -> dict[str, Any]:
+        """JSON-able configuration: the current key per role and the prompts of every task used."""
+        return {"query": dict(self.cache_key("query")), "document": dict(self.cache_key("document")),
+                "prompts_by_task": self.task_prompts.report()}
 
 
 class CachingEncoder:
     """Wraps an encoder with an on-disk cache; ``encoded_texts`` counts real encoder calls.
 
     Only unique cache misses reach the wrapped encoder, so a second run over the same texts with the
-    same cache directory encodes nothing (and never loads the model, for lazy encoders).
+    same cache directory encodes nothing (and never loads the model, for lazy encoders). Caches are
+    opened per key namespace, so a task that changes the effective prompt reads and writes its own.
     """
 
     def __init__(self, encoder: Encoder, cache_dir: Path | None) -> None:
@@ -80,7 +109,12 @@ class CachingEncoder:
         self.name = encoder.name
         self.cache_dir = cache_dir
         self.encoded_texts = 0
-        self._caches: dict[Role, EmbeddingCache] = {}
+        self._caches: dict[str, EmbeddingCache] = {}
+
+    def use_task(self, task: TaskSpec | None) -> None:
+        """Forward ``task`` to the wrapped encoder when it is task-aware."""
+        if isinstance(self.encoder, TaskAware):
+            self.encoder.use_task(task)
 
     def cache_key(self, role: Role) -> KeyFields:
         return self.encoder.cache_key(role)
@@ -88,9 +122,11 @@ class CachingEncoder:
     def _cache(self, role: Role) -> EmbeddingCache | None:
         if self.cache_dir is None:
             return None
-        if role not in self._caches:
-            self._caches[role] = EmbeddingCache(self.cache_dir, self.encoder.cache_key(role))
-        return self._caches[role]
+        key = self.encoder.cache_key(role)
+        namespace = namespace_of(key)
+        if namespace not in self._caches:
+            self._caches[namespace] = EmbeddingCache(self.cache_dir, key)
+        return self._caches[namespace]
 
     def encode(self, texts: Sequence[str], *, role: Role, batch_size: int = 64) -> np.ndarray:
         cache = self._cache(role)

@@ -10,11 +10,14 @@ scores are summed in run order, so they are reproducible bit for bit.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from execir.errors import ExecIRError
 from execir.retrieve.base import Retriever
 from execir.types import Run
+
+if TYPE_CHECKING:
+    from execir.dataset.spec import TaskSpec
 
 RRF_K = 60
 
@@ -62,6 +65,11 @@ class HybridRetriever:
     def encoded_texts(self) -> int:
         """Sum of the parts' encoded texts."""
         return sum(p.encoded_texts for p in self.parts)
+
+    def use_task(self, task: TaskSpec | None) -> None:
+        """Forward ``task`` to every part."""
+        for part in self.parts:
+            part.use_task(task)
 
     def index(self, corpus: dict[str, str]) -> None:
         """Index the corpus in every part."""

@@ -10,6 +10,9 @@ The identity is resolved *without loading the model*, so a fully cached run neve
   asked (``HfApi.model_info``), falling back to the local hub cache's ``refs/<revision>`` when
   offline. The model is then loaded at that exact commit.
 
+Prompts depend on the model family, the role and the task set by :meth:`use_task`
+(:mod:`execir.retrieve.prompts`); the cache key carries the effective prompt.
+
 Embeddings are L2-normalised by default (cosine = dot product). torch and sentence-transformers
 are imported lazily; when missing, :class:`~execir.errors.MissingDependencyError` says how to
 install them.
@@ -23,14 +26,17 @@ import re
 from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from execir.console import disable_loaded_library_bars
 from execir.errors import ExecIRError, MissingDependencyError
 from execir.retrieve.cache import KeyFields
-from execir.retrieve.prompts import ModelProfile, Role, profile_for
+from execir.retrieve.prompts import ModelProfile, Role, TaskPrompts, profile_for
+
+if TYPE_CHECKING:
+    from execir.dataset.spec import TaskSpec
 
 INSTALL_HINT = "pip install 'execir[dense]'"
 _BIG_FILE = 256 << 20
@@ -111,6 +117,7 @@ class SentenceTransformerEncoder:
         self.max_length = max_length
         self.normalize = normalize
         self.profile = profile or profile_for(model_label or model)
+        self.task_prompts = TaskPrompts(self.profile)
         self.progress = progress
         self.model_label = model_label or model
         self.name = safe_name(name or Path(model.rstrip("/")).name)
@@ -132,9 +139,13 @@ class SentenceTransformerEncoder:
             return int(value) if value is not None else None
         return None
 
+    def use_task(self, task: TaskSpec | None) -> None:
+        """Encode with ``task``'s prompts from now on (None: text to code)."""
+        self.task_prompts.use_task(task)
+
     def cache_key(self, role: Role) -> KeyFields:
         return {"model": self.model_label, "revision": self.revision, "role": role,
-                "prompt": self.profile.prompt(role), "max_seq_length": self._max_seq_length(),
+                "prompt": self.task_prompts.prompt(role), "max_seq_length": self._max_seq_length(),
                 "normalize": self.normalize}
 
     def _load(self) -> Any:
@@ -157,7 +168,7 @@ class SentenceTransformerEncoder:
     def encode(self, texts: Sequence[str], *, role: Role, batch_size: int = 64) -> np.ndarray:
         model = self._load()
         vectors = model.encode(
-            list(texts), prompt=self.profile.prompt(role) or None, batch_size=batch_size,
+            list(texts), prompt=self.task_prompts.prompt(role) or None, batch_size=batch_size,
             show_progress_bar=self.progress, convert_to_numpy=True,
             normalize_embeddings=self.normalize)
         return np.asarray(vectors, dtype=np.float32)
@@ -166,7 +177,8 @@ class SentenceTransformerEncoder:
         """JSON-able resolved configuration."""
         return {"model": self.model_label, "path": self.model if self.local else None,
                 "revision": self.revision, "device": self.device,
-                "query_prompt": self.profile.query_prompt,
-                "document_prompt": self.profile.document_prompt,
+                "query_prompt": self.task_prompts.prompt("query"),
+                "document_prompt": self.task_prompts.prompt("document"),
+                "prompts_by_task": self.task_prompts.report(),
                 "max_seq_length": self._max_seq_length(), "normalize": self.normalize,
                 "trust_remote_code": self.profile.trust_remote_code}

@@ -5,6 +5,13 @@ read the vectors out of the response. The transport is injectable, so tests buil
 requests without any network. Vectors are L2-normalised client-side (cosine = dot), matching the
 local encoders. Hosted models cannot be pinned to a weight revision: the cache key records
 ``revision = "hosted"`` plus the provider and every request option that changes the vectors.
+
+Tasks: ``use_task`` records the task; a provider whose API has task-dependent options (a task
+type beyond the query/document role) overrides :meth:`ApiEncoder.task_options`, and those
+options join ``request_options`` and hence the cache key. The providers here are role-only:
+OpenAI has no input type, Voyage's ``input_type`` is ``query``/``document``, and Cohere's
+``search_query``/``search_document`` are its retrieval input types (its others, classification
+and clustering, are not retrieval), so no request changes with the task.
 """
 
 from __future__ import annotations
@@ -14,14 +21,17 @@ import os
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from execir.errors import ExecIRError
 from execir.retrieve.cache import KeyFields
-from execir.retrieve.prompts import Role
+from execir.retrieve.prompts import Role, task_label
 from execir.retrieve.st import safe_name
+
+if TYPE_CHECKING:
+    from execir.dataset.spec import TaskSpec
 
 Transport = Callable[[str, dict[str, str], dict[str, Any]], dict[str, Any]]
 """(url, headers, json body) -> parsed JSON response."""
@@ -56,6 +66,13 @@ class ApiEncoder:
         self.model = model
         self.transport = transport or urllib_transport
         self.name = safe_name(f"{self.provider}-{model}")
+        self.task: TaskSpec | None = None
+        self.options_by_task: dict[str, dict[str, dict[str, str | int | None]]] = {}
+
+    def use_task(self, task: TaskSpec | None) -> None:
+        """Send ``task``'s request options from now on (recorded for :meth:`config`)."""
+        self.task = task
+        self.options_by_task[task_label(task)] = {role: self.request_options(role) for role in ("query", "document")}
 
     def api_key(self) -> str:
         """The API key from the first set environment variable in ``key_envs``."""
@@ -76,9 +93,17 @@ class ApiEncoder:
         """Embeddings in input order, read from one response."""
         raise NotImplementedError
 
-    def request_options(self, role: Role) -> dict[str, str | int | None]:
-        """Role-dependent request fields that change the vectors (for the cache key)."""
+    def role_options(self, role: Role) -> dict[str, str | int | None]:
+        """Role-dependent request fields that change the vectors."""
         return {}
+
+    def task_options(self, role: Role, task: TaskSpec | None) -> dict[str, str | int | None]:
+        """Task-dependent request fields (none for role-only providers); override per provider."""
+        return {}
+
+    def request_options(self, role: Role) -> dict[str, str | int | None]:
+        """Every request field that changes the vectors for ``role`` under the current task (for the cache key)."""
+        return {**self.role_options(role), **self.task_options(role, self.task)}
 
     def cache_key(self, role: Role) -> KeyFields:
         return {"model": f"{self.provider}:{self.model}", "revision": "hosted", "role": role,
@@ -102,7 +127,8 @@ class ApiEncoder:
         """JSON-able resolved configuration."""
         return {"provider": self.provider, "model": self.model, "url": self.url,
                 "query_options": self.request_options("query"),
-                "document_options": self.request_options("document"), "normalize": True}
+                "document_options": self.request_options("document"), "normalize": True,
+                "options_by_task": dict(self.options_by_task)}
 
 
 def by_index(data: list[dict[str, Any]]) -> list[list[float]]:

@@ -21,7 +21,7 @@ class CohereEncoder(ApiEncoder):
     key_envs = ("CO_API_KEY", "COHERE_API_KEY")
     max_batch = 96
 
-    def request_options(self, role: Role) -> dict[str, str | int | None]:
+    def role_options(self, role: Role) -> dict[str, str | int | None]:
         return {"input_type": INPUT_TYPES[role]}
 
     def body(self, texts: list[str], role: Role) -> dict[str, Any]:

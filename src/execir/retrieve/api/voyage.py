@@ -19,7 +19,7 @@ class VoyageEncoder(ApiEncoder):
     key_envs = ("VOYAGE_API_KEY",)
     max_batch = 128
 
-    def request_options(self, role: Role) -> dict[str, str | int | None]:
+    def role_options(self, role: Role) -> dict[str, str | int | None]:
         return {"input_type": role}
 
     def body(self, texts: list[str], role: Role) -> dict[str, Any]:

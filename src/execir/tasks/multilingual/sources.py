@@ -9,6 +9,7 @@ are stripped the same way, so a bug and its canonical differ only by the bug.
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from pathlib import Path
 
 from execir.errors import ExecIRError
@@ -41,14 +42,21 @@ def load_multilingual(source: str, language: str, data: Path) -> list[Task]:
         raise ExecIRError(f"--path {data}: not a directory (expected the folder holding humaneval-x/, humanevalpack/, mxeval/)")
     with_bugs = source == "humanevalpack"
     if language == "python":
-        return _python(data, with_bugs)
+        return _with_problems(_python(data, with_bugs), source)
     try:
         natives = native_tasks(language, data)
     except FileNotFoundError as error:
         raise ExecIRError(f"--path {data}: {error}") from None
     if not natives:
         raise ExecIRError(f"--path {data}: no {language} tasks of {source} found there")
-    return [native_to_task(native, human_bugs=with_bugs) for native in natives]
+    return _with_problems([native_to_task(native, human_bugs=with_bugs) for native in natives], source)
+
+
+def _with_problems(tasks: list[Task], source: str) -> list[Task]:
+    """Name each task's problem as every language's version names it (``CPP/12`` -> ``HumanEval/12``,
+    ``MBRBP/7`` -> ``MBPP/7``), so code-to-code pools and splits join the languages."""
+    family = "MBPP" if source == "mbxp" else "HumanEval"
+    return [replace(t, problem=f"{family}/{t.task_id.rsplit('/', 1)[-1]}") for t in tasks]
 
 
 def native_to_task(native: NativeTask, *, human_bugs: bool) -> Task:

@@ -1,8 +1,8 @@
-"""Atomic, deterministic writers for the BEIR/MTEB dataset layout.
+"""Atomic, deterministic file writers (the only place ExecIR writes output bytes).
 
 Every file is written to a temporary sibling, flushed and fsynced, then renamed over its target,
-so a crash never leaves a half-written file. ``manifest.json`` is written last and carries the
-sha256 of every other file: a directory with a valid manifest is a complete dataset.
+so a crash never leaves a half-written file. A dataset's ``manifest.json`` is written last and
+carries the sha256 of every other file: a directory with a valid manifest is a complete dataset.
 """
 
 from __future__ import annotations
@@ -14,11 +14,6 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
-
-CORPUS = "corpus.jsonl"
-QUERIES = "queries.jsonl"
-QRELS = "qrels/test.tsv"
-MANIFEST = "manifest.json"
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -64,24 +59,6 @@ def json_bytes(value: Any) -> bytes:
     return (json.dumps(value, ensure_ascii=False, sort_keys=True, indent=2) + "\n").encode("utf-8")
 
 
-def qrels_bytes(rows: Iterable[tuple[str, str, int]]) -> bytes:
-    """BEIR qrels TSV with its header."""
-    body = "".join(f"{q}\t{d}\t{s}\n" for q, d, s in rows)
-    return ("query-id\tcorpus-id\tscore\n" + body).encode("utf-8")
-
-
 def sha256_hex(data: bytes) -> str:
     """Hex sha256 of bytes."""
     return hashlib.sha256(data).hexdigest()
-
-
-def write_dataset(out: Path, files: dict[str, bytes], manifest: dict[str, Any]) -> dict[str, Any]:
-    """Write every file atomically, then the manifest (with their hashes). Returns the manifest."""
-    stale = out / MANIFEST
-    if stale.exists():
-        stale.unlink()  # an interrupted rewrite must not leave a manifest that vouches for old files
-    for name, data in files.items():
-        atomic_write_bytes(out / name, data)
-    manifest = {**manifest, "files": {name: sha256_hex(data) for name, data in sorted(files.items())}}
-    atomic_write_bytes(out / MANIFEST, json_bytes(manifest))
-    return manifest

@@ -1,0 +1,147 @@
+"""Typed results of evaluating every folder of a build, and CoREB's averages over them.
+
+A build writes one folder per task (``t2c-description``, ``c2t``, ``c2c``...). Each is evaluated
+on its own (its own ``results.json`` and ``report.md``); this module keeps what the collection
+report needs from each, as typed records, and averages nDCG@10 the way CoREB does: over the
+folders of a direction, then over directions.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from execir.dataset import Dataset
+from execir.dataset.spec import get_spec
+from execir.errors import ExecIRError
+
+HEADLINE = ("exec@1", "ndcg@10", "mrr@10")
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean with its 95% bootstrap interval."""
+
+    mean: float
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, metric: dict[str, float]) -> Estimate:
+        """From a ``{"mean", "ci_low", "ci_high"}`` record."""
+        return cls(metric["mean"], metric["ci_low"], metric["ci_high"])
+
+
+@dataclass(frozen=True)
+class FolderScore:
+    """One system's headline numbers on one folder."""
+
+    system: str
+    metrics: dict[str, Estimate]
+    intrusion: float
+    """ExecIR's intrusion@10: a hard negative above the first correct document in the top 10 (or none there)."""
+    coreb_intrusion: float
+    """CoREB's: a hard negative above a correct document, both in the top 10."""
+    by_language: dict[str, dict[str, float]]
+
+
+@dataclass(frozen=True)
+class Composition:
+    """What a folder holds."""
+
+    queries: int
+    documents: int
+    positives_per_query: float
+    hard_negatives_per_query: float
+    median_query_tokens: float
+    documents_by_kind: dict[str, int]
+    queries_by_language: dict[str, int]
+
+
+@dataclass(frozen=True)
+class FolderSummary:
+    """One folder's identity, composition and scores."""
+
+    name: str
+    task: str
+    direction: str
+    subtype: str
+    language: str
+    split: str
+    composition: Composition
+    scores: tuple[FolderScore, ...]
+    report: str
+    """The folder report's path, relative to the collection's output."""
+
+
+@dataclass(frozen=True)
+class CollectionResult:
+    """Every folder's summary and the averages over folders."""
+
+    split: str
+    ties: str
+    folders: tuple[FolderSummary, ...]
+    average: dict[str, dict[str, float]]
+    """system -> ``t2c``/``c2t``/``c2c`` (mean nDCG@10 over that direction's folders) and ``overall``
+    (mean over the directions present), as CoREB reports."""
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-able form (``results.json`` of the collection)."""
+        return asdict(self)
+
+
+def folder_summary(dataset: Dataset, results: dict[str, Any], report: str) -> FolderSummary:
+    """The collection's view of one evaluated folder."""
+    try:
+        spec = get_spec(dataset.task)
+        direction, subtype = spec.direction, spec.subtype
+    except ExecIRError:
+        direction, subtype = "t2c", ""
+    scores = tuple(
+        FolderScore(
+            system=name,
+            metrics={m: Estimate.of(s["metrics"][m]) for m in HEADLINE if m in s["metrics"]},
+            intrusion=s["analyses"]["intrusion@10"]["share"],
+            coreb_intrusion=s["analyses"]["coreb_intrusion@10"]["share"],
+            by_language=s.get("by_language", {}),
+        )
+        for name, s in results["systems"].items()
+    )
+    return FolderSummary(dataset.name, dataset.task or dataset.name, direction, subtype, dataset.language, dataset.split,
+                         composition(dataset), scores, report)
+
+
+def composition(dataset: Dataset) -> Composition:
+    """Counts of the loaded split (queries) and the folder (documents)."""
+    judged = [list(v.values()) for v in dataset.qrels.values()]
+    kinds: dict[str, int] = {}
+    for info in dataset.docs.values():
+        kinds[info.kind] = kinds.get(info.kind, 0) + 1
+    languages: dict[str, int] = {}
+    for query in dataset.query_info.values():
+        languages[query.language or "?"] = languages.get(query.language or "?", 0) + 1
+    return Composition(
+        queries=len(dataset.queries),
+        documents=len(dataset.corpus),
+        positives_per_query=round(statistics.mean(sum(g >= 2 for g in j) for j in judged), 4) if judged else 0.0,
+        hard_negatives_per_query=round(statistics.mean(sum(g == 1 for g in j) for j in judged), 4) if judged else 0.0,
+        median_query_tokens=float(statistics.median(len(t.split()) for t in dataset.queries.values())) if dataset.queries else 0.0,
+        documents_by_kind=dict(sorted(kinds.items())),
+        queries_by_language=dict(sorted(languages.items())),
+    )
+
+
+def averages(folders: tuple[FolderSummary, ...]) -> dict[str, dict[str, float]]:
+    """Per system: mean nDCG@10 per direction over its folders, and ``overall`` over the directions."""
+    by_system: dict[str, dict[str, list[float]]] = {}
+    for folder in folders:
+        for score in folder.scores:
+            if "ndcg@10" in score.metrics:
+                by_system.setdefault(score.system, {}).setdefault(folder.direction, []).append(score.metrics["ndcg@10"].mean)
+    out: dict[str, dict[str, float]] = {}
+    for system, directions in sorted(by_system.items()):
+        means = {d: statistics.mean(v) for d, v in sorted(directions.items())}
+        out[system] = {**means, "overall": statistics.mean(means.values())}
+    return out

@@ -1,0 +1,15 @@
+"""Interoperability with the tools users evaluate with: pytrec_eval, ranx, ir_measures, BEIR, MTEB
+and Hugging Face ``datasets`` (see ``docs/interop.md``).
+
+* :func:`tie_ordered`, :func:`trec_run_text`, :func:`raw_scores_text`: a run whose scores strictly
+  decrease in ExecIR's tie-policy order (so no tool re-sorts ties its own way), as a TREC run file,
+  with the retriever's own scores kept beside it.
+* :func:`strict_qrels`: ExecIR's graded qrels as the binary qrels other tools need (grade 1 -> 0).
+* :data:`TOOL_NAMES` / :func:`tool_name`: each ExecIR measure's name in each tool.
+"""
+
+from execir.interop.names import TOOL_NAMES, TOOLS, tool_name
+from execir.interop.qrels import strict_qrels
+from execir.interop.trec_run import RAW_SCORES_HEADER, raw_scores_text, tie_ordered, trec_run_text
+
+__all__ = ["RAW_SCORES_HEADER", "TOOLS", "TOOL_NAMES", "raw_scores_text", "strict_qrels", "tie_ordered", "tool_name", "trec_run_text"]
