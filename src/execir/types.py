@@ -55,6 +55,7 @@ class Verdict(str, Enum):
 
 
 TestKind = Literal["check", "asserts", "stdio", "native"]
+StdioCompare = Literal["exact", "tokens"]
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,11 @@ class TestSuite:
     code: str = ""
     asserts: tuple[str, ...] = ()
     stdio_cases: tuple[StdioCase, ...] = ()
+    stdio_compare: StdioCompare = "exact"
+    """How stdio output is compared: ``exact`` (after the documented normalisation: CRLF, trailing
+    spaces and trailing blank lines) or ``tokens`` (LiveCodeBench's judge: the whole output and each
+    line stripped, the same number of lines, and a line that differs as text must equal the expected
+    one as a list of decimal numbers)."""
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import pytest
 
 from execir.construct.config import BuildConfig
 from execir.construct.pipeline import build
-from execir.dataset.files import CORPUS, MANIFEST, QRELS, QUERIES
+from execir.dataset.layout import CORPUS, MANIFEST, QUERIES
 from execir.execute import OracleConfig
 
 TASKS = [

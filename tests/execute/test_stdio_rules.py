@@ -92,3 +92,39 @@ def test_idioms_at_other_levels(level):
     with Oracle(OracleConfig(workers=1, progress=False, isolation=level)) as oracle:
         bad = [(o.case.name, o.result.verdict, o.result.detail) for o in run_cases(oracle, cases) if not o.ok]
     assert not bad
+
+
+@pytest.mark.parametrize(
+    ("actual", "expected", "exact", "tokens"),
+    [
+        ("Yes\n", "Yes", True, True),
+        ("Yes   \n\n\n", "Yes", True, True),
+        (" Yes\n", "Yes", False, True),  # LiveCodeBench strips each line
+        ("\nYes\n", "Yes", False, True),  # and the whole output
+        ("1.0\n", "1", False, True),  # numbers compare as decimals
+        ("1  2\n", "1 2", False, True),
+        ("1.5 2\n", "1.50 2.0", False, True),
+        ("Yes  No\n", "Yes No", False, False),  # words are not numbers: a differing line fails
+        ("YES\n", "Yes", False, False),
+        ("1\n2\n", "1 2", False, False),  # line structure counts
+        ("1 2 3\n", "1 2", False, False),
+        ("nan\n", "nan", True, True),
+        ("0.333\n", "0.3333", False, False),  # no tolerance: LiveCodeBench has none either
+        ("1e3\n", "1000", False, True),
+    ],
+)
+def test_outputs_match_exact_and_livecodebench_tokens(actual: str, expected: str, exact: bool, tokens: bool) -> None:
+    from execir.execute.decide import outputs_match
+
+    assert outputs_match(actual, expected, "exact") is exact
+    assert outputs_match(actual, expected, "tokens") is tokens
+
+
+def test_stdio_compare_changes_the_cache_key_only_when_not_exact() -> None:
+    from execir.execute.jobs import tests_hash
+    from execir.types import StdioCase, TestSuite
+
+    cases = (StdioCase("1\n", "2\n"),)
+    plain = TestSuite(kind="stdio", stdio_cases=cases)
+    assert tests_hash(plain) == tests_hash(TestSuite(kind="stdio", stdio_cases=cases, stdio_compare="exact"))
+    assert tests_hash(plain) != tests_hash(TestSuite(kind="stdio", stdio_cases=cases, stdio_compare="tokens"))

@@ -116,9 +116,12 @@ def code_to_text(
             extra[problem_of_task[distractor.task_id]].append(distractor)
     rules: Counter[str] = Counter()
     judged: dict[str, list[tuple[str, int]]] = {}
+    # every description first: a counterfactual or distractor whose text is another problem's
+    # description must not take that description's document (and leave its problem without a positive)
+    descriptions = {problem: [folder.add(_description(v.task, problem)) for v in group] for problem, group in by_problem.items()}
     for problem, group in by_problem.items():
         first = group[0].task
-        docs = [folder.add(_description(v.task, problem)) for v in group]
+        docs = list(descriptions[problem])
         for counterfactual in counterfactuals(first.description, limit=counterfactual_limit, seed=seed):
             docs.append(folder.add(Document(
                 doc_id(counterfactual.text, "t"), counterfactual.text, first.task_id, problem, "counterfactual", TEXT_LANGUAGE, 1,
@@ -131,15 +134,20 @@ def code_to_text(
                 operator=distractor.source, source=distractor.source,
             )))
         judged[problem] = list(dict.fromkeys((d.id, d.grade) for d in docs if d.problem == problem))
+    without_positive = 0
     for item in items:
         if not item.has_canonical:
             continue
         task = item.task
+        if not any(grade == 2 for _, grade in judged[problem_of(task)]):
+            without_positive += 1  # its description is another problem's too (owned by the first)
+            continue
         folder.queries.append(Query(task.task_id, task.solution, task.task_id, problem_of(task), "c2t", "", task.language))
         folder.qrels.extend((task.task_id, d, grade) for d, grade in judged[problem_of(task)])
     facts = {
         "counterfactuals_per_task": counterfactual_limit, "counterfactuals_by_rule": dict(sorted(rules.items())),
         "distractors": sum(len(v) for v in extra.values()), "distractors_unmatched": len(distractors) - sum(len(v) for v in extra.values()),
+        "queries_without_a_positive": without_positive,
     }
     return folder.records("c2t", "c2t", _single(items), facts)
 

@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from execir import __version__
-from execir.dataset.card import card_text
+from execir.dataset.card import card_files
 from execir.dataset.files import atomic_write_bytes, json_bytes, jsonl_bytes, sha256_hex
 from execir.dataset.layout import (
-    CARD,
     COLLECTION_FORMAT,
     CORPUS,
     FOLDER_FORMAT,
@@ -89,7 +88,8 @@ def folder_files(records: FolderRecords, plan: SplitPlan, *, source: str) -> dic
         files[trec_qrels_file(name)] = trec_qrels_bytes(strict(rows[name]))
     counts = folder_counts(records, plan)
     card_counts = {k: v for k, v in counts.items() if not isinstance(v, dict)}
-    files[CARD] = card_text(records.name, get_spec(records.task), source=source, language=records.language, counts=card_counts).encode("utf-8")
+    # the card and the JSONL qrels its configs name (only splits with judgements), hashed like every file
+    files.update(card_files(records.name, get_spec(records.task), rows, source=source, language=records.language, counts=card_counts))
     return files
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from execir.dataset import discover, load_dataset
 from execir.dataset.files import atomic_write_bytes, json_bytes
-from execir.evaluate.collection import CollectionResult, FolderSummary, averages, folder_summary
+from execir.evaluate.collection import averages, folder_summary
 from execir.evaluate.config import EvalConfig
 from execir.evaluate.outputs import write_outputs
 from execir.evaluate.pipeline import (
@@ -19,6 +19,7 @@ from execir.evaluate.pipeline import (
     results_document,
 )
 from execir.report.collection import render_collection
+from execir.results import CollectionResult, FolderSummary
 from execir.retrieve import get_retriever
 from execir.retrieve.base import Retriever
 

@@ -20,7 +20,9 @@ A stdio case: 1-3 as above, then non-zero exit status -> FAIL, no load report ->
 valid UTF-8 -> FAIL, normalised stdout differs -> FAIL, else PASS. A stdio job is the first
 non-PASS case, in order. Comparison is strict: the only normalisation, applied to both sides, is
 CRLF -> LF, trailing spaces/tabs removed per line and trailing blank lines removed. A lone CR is
-kept (``"1\\r2"`` is not ``"1\\n2"``); no Unicode normalisation, no numeric leniency.
+kept (``"1\\r2"`` is not ``"1\\n2"``); no Unicode normalisation, no numeric leniency
+(a suite with ``stdio_compare='tokens'`` is compared as LiveCodeBench's judge does instead: see
+:func:`outputs_match`).
 
 A program of another language (one sandbox run: compile, then run), first match wins:
 
@@ -38,6 +40,8 @@ admitted only when every repeat PASSes.
 """
 
 from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
 
 import re
 from collections.abc import Sequence
@@ -144,7 +148,35 @@ def normalise(text: str) -> str:
     return _TRAILING_WS.sub("", text.replace("\r\n", "\n")).rstrip("\n")
 
 
-def decide_case(raw: Raw, expected: str, limits: Limits, compile_error: str = "") -> Decision:
+def _stripped_lines(text: str) -> list[str]:
+    return [line.strip() for line in text.strip().split("\n")]
+
+
+def _decimals(line: str) -> list[Decimal] | None:
+    try:
+        return [Decimal(token) for token in line.split()]
+    except InvalidOperation:
+        return None
+
+
+def outputs_match(actual: str, expected: str, compare: str = "exact") -> bool:
+    """Whether a program's stdout answers a case: ``exact`` after :func:`normalise`; ``tokens`` as
+    LiveCodeBench's judge compares (stripped lines, equal as text or as lists of decimals)."""
+    if compare == "exact":
+        return normalise(actual) == normalise(expected)
+    got, want = _stripped_lines(actual.replace("\r\n", "\n")), _stripped_lines(expected.replace("\r\n", "\n"))
+    if len(got) != len(want):
+        return False
+    for line, expected_line in zip(got, want):
+        if line == expected_line:
+            continue
+        numbers, expected_numbers = _decimals(line), _decimals(expected_line)
+        if numbers is None or expected_numbers is None or numbers != expected_numbers:
+            return False
+    return True
+
+
+def decide_case(raw: Raw, expected: str, limits: Limits, compile_error: str = "", compare: str = "exact") -> Decision:
     """Verdict of one stdio case."""
     if compile_error:
         return Decision(Verdict.ERROR, f"does not compile: {_text(compile_error)}", None)
@@ -160,7 +192,7 @@ def decide_case(raw: Raw, expected: str, limits: Limits, compile_error: str = ""
         actual = raw.stdout.decode("utf-8", "strict")
     except UnicodeDecodeError:
         return Decision(Verdict.FAIL, "stdout is not valid UTF-8", (False,))
-    if normalise(actual) != normalise(expected):
+    if not outputs_match(actual, expected, compare):
         return Decision(Verdict.FAIL, "wrong output", (False,))
     return Decision(Verdict.PASS, "output matches", (True,))
 
@@ -192,12 +224,12 @@ def decide_native(raw: Raw, limits: Limits) -> Decision:
     return Decision(Verdict.PASS, "tests completed", (True,))
 
 
-def decide_exec_case(raw: Raw, expected: str, limits: Limits) -> Decision:
+def decide_exec_case(raw: Raw, expected: str, limits: Limits, compare: str = "exact") -> Decision:
     """Verdict of one stdio case of a program of another language."""
     found = _compile_failure(raw)
     if found:
         return found
-    return decide_case(raw, expected, limits)
+    return decide_case(raw, expected, limits, compare=compare)
 
 
 def aggregate_cases(decisions: Sequence[Decision], total: int) -> Decision:

@@ -105,6 +105,8 @@ def tests_hash(tests: TestSuite) -> str:
         "asserts": list(tests.asserts),
         "stdio": [[c.input, c.output] for c in tests.stdio_cases],
     }
+    if tests.stdio_compare != "exact":  # keys of every earlier suite stay as they were
+        body["stdio_compare"] = tests.stdio_compare
     return _sha(json.dumps(body, sort_keys=True))
 
 

@@ -311,7 +311,7 @@ class Oracle:
         for case in cases:
             raw = Raw() if broken else slot.run_main(job, case.input)
             raws.append(raw)
-            decisions.append(decide.decide_case(raw, case.output, job.limits, broken))
+            decisions.append(decide.decide_case(raw, case.output, job.limits, broken, job.tests.stdio_compare))
             if decisions[-1].verdict is not Verdict.PASS:
                 break
         return self._result(decide.aggregate_cases(decisions, len(cases)), raws, job, "stdio")
@@ -335,7 +335,7 @@ class Oracle:
             decisions: list[decide.Decision] = []
             for case in job.tests.stdio_cases:
                 raws.append(slot.run_exec(limits, plan, case.input, ""))
-                decisions.append(decide.decide_exec_case(raws[-1], case.output, limits))
+                decisions.append(decide.decide_exec_case(raws[-1], case.output, limits, job.tests.stdio_compare))
                 if decisions[-1].verdict is not Verdict.PASS:
                     break
             return self._result(decide.aggregate_cases(decisions, len(job.tests.stdio_cases)), raws, job, f"{job.language} stdio", JUDGED_OUTSIDE)

@@ -3,8 +3,8 @@ every folder, the search-query collapse and the per-language breakdown (pure, fr
 
 from __future__ import annotations
 
-from execir.evaluate.collection import CollectionResult, Estimate, FolderSummary
 from execir.report.tables import markdown_table, pct, text_table
+from execir.results import CollectionResult, Estimate, FolderSummary
 
 DIRECTIONS = ("t2c", "c2t", "c2c")
 

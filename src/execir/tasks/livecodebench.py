@@ -107,7 +107,7 @@ def _task(record: dict[str, Any], path: Path, line: int, source: str) -> Task:
     if len(kinds) != 1:
         raise InputError(str(path), line, "public_test_cases", f"mixes test types {sorted(kinds)}")
     if kinds == {"stdin"}:
-        entry_point, tests = "", TestSuite(kind="stdio", stdio_cases=tuple(StdioCase(c["input"], c["output"]) for c in cases))
+        entry_point, tests = "", TestSuite(kind="stdio", stdio_cases=tuple(StdioCase(c["input"], c["output"]) for c in cases), stdio_compare="tokens")
     else:
         entry_point = _func_name(record, path, line)
         tests = _functional_suite(cases, entry_point, path, line)

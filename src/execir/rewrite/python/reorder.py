@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from execir.languages.python.source import SourceText
 from execir.mutate.edits import SpanEdit
-from execir.rewrite.python.common import blocks, is_pure, owns_lines
+from execir.rewrite.python.common import blocks, is_pure, owns_lines, statement_end
 
 
 def _effects(stmt: ast.stmt) -> tuple[set[str], set[str]] | None:
@@ -40,7 +40,8 @@ def _independent(first: tuple[set[str], set[str]], second: tuple[set[str], set[s
 
 def reorder_statements(tree: ast.Module, source: SourceText, reserved: frozenset[str]) -> Iterator[SpanEdit]:
     """Swap two adjacent assignments to plain names when neither reads or writes what the other
-    writes and both values are free of side effects (only pure builtins are called)."""
+    writes and both values are free of side effects (only pure builtins are called); each line moves
+    with its trailing comment."""
     del reserved
     for block in blocks(tree):
         for first, second in zip(block, block[1:]):
@@ -49,9 +50,9 @@ def reorder_statements(tree: ast.Module, source: SourceText, reserved: frozenset
                 continue
             if not (owns_lines(source, first) and owns_lines(source, second)) or first.end_lineno == second.lineno:
                 continue
-            start1, end1 = source.node_span(first)
-            start2, end2 = source.node_span(second)
-            text1, text2 = source.text[start1:end1], source.text[start2:end2]
+            start1, end1 = source.node_span(first)[0], statement_end(source, first)
+            start2, end2 = source.node_span(second)[0], statement_end(source, second)
+            text1, text2 = source.text[start1:end1].rstrip(), source.text[start2:end2].rstrip()
             if text1 == text2:
                 continue
             yield SpanEdit(start1, end2, text2 + source.text[end1:start2] + text1)
