@@ -36,14 +36,18 @@ POOLS = {"mutants": ("mutant",), "human": ("human",), "both": ("mutant", "human"
 
 
 def build_twice(language: str, data: Path, out: Path, limit: int | None) -> tuple[dict[str, Any], float, float]:
-    """The manifest and the cold and warm build times (seconds)."""
+    """The language's build facts (counts, oracle, excluded) and the cold and warm build times
+    (seconds). Only the ``t2c-description`` folder is built, without rewrites: the pools compared
+    here are the canonical and its hard negatives."""
     cache = out / "verdicts.sqlite"
     times = []
     manifest: dict[str, Any] = {}
     for attempt in ("cold", "warm"):
-        config = BuildConfig(source=SOURCES[language], path=data, out=out / attempt, language=language, limit_tasks=limit)
+        config = BuildConfig(
+            source=SOURCES[language], path=data, out=out / attempt, language=language, limit_tasks=limit, tasks="t2c-description", rewrites=0
+        )
         started = time.perf_counter()
-        manifest = build(config, OracleConfig(cache_path=cache, progress=False)).manifest
+        manifest = build(config, OracleConfig(cache_path=cache, progress=False)).manifest["build"]["languages"][language]
         times.append(time.perf_counter() - started)
     return manifest, times[0], times[1]
 
@@ -96,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         root = args.out or Path(scratch)
         for language in args.languages.split(","):
             manifest, cold, warm = build_twice(language, data, root / language, args.limit)
-            dataset = load_dataset(root / language / "warm")
+            dataset = load_dataset(root / language / "warm" / "t2c-description", "all")  # every split: no training here
             counts = manifest["counts"]
             kinds_per_task: dict[str, Counter[str]] = {}
             for info in dataset.docs.values():

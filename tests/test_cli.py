@@ -29,7 +29,8 @@ def test_malformed_task_file_gives_one_line_error(tmp_path: Path) -> None:
 
 def test_eval_of_a_missing_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["eval", str(tmp_path / "nope"), "--retriever", "bm25", "--out", str(tmp_path / "o")]) == 2
-    assert "not a dataset directory" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith(f"execir: error: {tmp_path / 'nope'}") and "no dataset here" in err and "Traceback" not in err
 
 
 def test_unknown_retriever_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -41,14 +42,29 @@ def test_unknown_retriever_is_a_clear_error(tmp_path: Path, capsys: pytest.Captu
 
 
 def test_build_and_eval_end_to_end_with_bm25(tmp_path: Path) -> None:
+    # every task (the default --tasks): each folder is built, then each is evaluated on its test split
     built = _execir("build", "humaneval", "--limit", "12", "--out", str(tmp_path / "he"), "--cache", str(tmp_path / "c.sqlite"), "--no-progress")
     assert built.returncode == 0, built.stderr
     assert "12 kept of 12 loaded" in built.stdout
+    folders = json.loads((tmp_path / "he" / "manifest.json").read_text())["folders"]
+    assert set(folders) == {"t2c-description", "t2c-full", "t2c-search", "c2t", "c2c"}
     evaluated = _execir("eval", str(tmp_path / "he"), "--retriever", "bm25", "--out", str(tmp_path / "res"), "--no-progress")
     assert evaluated.returncode == 0, evaluated.stderr
-    results = json.loads((tmp_path / "res" / "results.json").read_text())
-    assert set(results["systems"]) == {"bm25"} and results["systems"]["bm25"]["queries"] == 12
-    assert (tmp_path / "res" / "runs" / "bm25.trec").read_text().count("\n") >= 12
+    collection = json.loads((tmp_path / "res" / "results.json").read_text())
+    assert collection["split"] == "test" and {f["name"] for f in collection["folders"]} == set(folders)
+    assert set(collection["average"]) == {"bm25"} and set(collection["average"]["bm25"]) == {"t2c", "c2t", "c2c", "overall"}
+    for name, facts in folders.items():
+        results = json.loads((tmp_path / "res" / name / "results.json").read_text())
+        assert set(results["systems"]) == {"bm25"}, name
+        assert results["systems"]["bm25"]["queries"] == facts["counts"]["queries_by_split"]["test"] > 0, name
+    description = folders["t2c-description"]["counts"]
+    assert description["queries"] == 12  # the old single dataset: one query per task
+    run = (tmp_path / "res" / "t2c-description" / "runs" / "bm25.trec").read_text()
+    assert {line.split()[0] for line in run.splitlines()} == _test_queries(tmp_path / "he" / "t2c-description")
+
+
+def _test_queries(folder: Path) -> set[str]:
+    return {line.split("\t")[0] for line in (folder / "qrels" / "test.tsv").read_text().splitlines()[1:]}
 
 
 @pytest.mark.parametrize(("args", "message"), [(("--max-mutants", "-1"), "--max-mutants must be >= 0"), (("--limit", "0"), "--limit must be >= 1")])
@@ -67,7 +83,7 @@ def test_retriever_specs_are_checked_before_the_dataset_is_read(tmp_path: Path, 
     args = ["eval", str(tmp_path / "no-dataset"), "--retriever", "bm25", "--retriever", "dense:/no/such/dir", "--out", str(tmp_path / "o")]
     assert main(args) == 2
     err = capsys.readouterr().err
-    assert "the model directory /no/such/dir does not exist" in err and "not a dataset directory" not in err
+    assert "the model directory /no/such/dir does not exist" in err and "no dataset here" not in err
     assert not (tmp_path / "o").exists()
 
 

@@ -9,7 +9,8 @@ import pytest
 
 from execir.construct.config import BuildConfig
 from execir.construct.pipeline import build
-from execir.dataset.layout import CORPUS, MANIFEST, QUERIES
+from execir.dataset.layout import BUILD_REPORT, COLLECTION_FORMAT, CORPUS, MANIFEST, QUERIES, qrels_file
+from execir.dataset.records import SPLITS
 from execir.execute import OracleConfig
 
 TASKS = [
@@ -43,11 +44,30 @@ def _tasks_file(tmp_path: Path) -> Path:
     return path
 
 
+FOLDERS = ("t2c-description", "t2c-full", "t2c-search", "c2t", "c2c")
+
+
 def _build(tmp_path: Path, out: str, cache: Path, seed: int = 1) -> dict:
     # seed 1: with the current Python operators its first picks include an equivalent mutant
-    # (test_manifest_hashes_match_files checks that one is rejected); seed 0 picks none
+    # (test_manifest_hashes_match_files checks that one is rejected); seed 0 picks none.
+    # Every task (the default --tasks) and the default rewrites: the one build here that makes every folder.
     config = BuildConfig(source="jsonl", path=_tasks_file(tmp_path), out=tmp_path / out, seed=seed, max_mutants=4)
     return build(config, OracleConfig(workers=2, cache_path=cache, progress=False)).manifest
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    """Every file of a build's output by relative path, except the build report (timing, not content)."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and p.name != BUILD_REPORT}
+
+
+def _qrels_rows(folder: Path) -> list[list[str]]:
+    """The graded qrels rows of every split (each file starting with the BEIR header)."""
+    rows: list[list[str]] = []
+    for split in SPLITS:
+        lines = (folder / qrels_file(split)).read_text().splitlines()
+        assert lines[0] == "query-id\tcorpus-id\tscore"
+        rows += [line.split("\t") for line in lines[1:]]
+    return rows
 
 
 @pytest.fixture(scope="module")
@@ -58,20 +78,22 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
 
 def test_layout_and_graded_qrels(built: tuple[Path, dict]) -> None:
     tmp, manifest = built
-    out = tmp / "a"
+    assert manifest["format"] == COLLECTION_FORMAT and tuple(manifest["folders"]) == FOLDERS
+    out = tmp / "a" / "t2c-description"  # the old single dataset
     corpus = [json.loads(line) for line in (out / CORPUS).read_text().splitlines()]
     queries = [json.loads(line) for line in (out / QUERIES).read_text().splitlines()]
-    qrels = (out / QRELS).read_text().splitlines()
-    assert qrels[0] == "query-id\tcorpus-id\tscore"
+    qrels = _qrels_rows(out)
     assert {q["_id"] for q in queries} == {"toy/max", "toy/count"}
-    assert [e["task_id"] for e in manifest["excluded"]] == ["toy/broken"]
+    assert [e["task_id"] for e in manifest["build"]["languages"]["python"]["excluded"]] == ["toy/broken"]
     kinds = {d["_id"]: d["metadata"]["kind"] for d in corpus}
-    for row in qrels[1:]:
-        _, doc, grade = row.split("\t")
-        assert (kinds[doc], grade) in {("canonical", "2"), ("mutant", "1")}
+    assert {q for q, _, _ in qrels} == {"toy/max", "toy/count"}  # every query judged in exactly one split
+    for _, doc, grade in qrels:
+        assert (kinds[doc], grade) in {("canonical", "2"), ("rewrite", "2"), ("mutant", "1")}
     mutants = [d for d in corpus if d["metadata"]["kind"] == "mutant"]
     assert mutants and all(d["metadata"]["verdict"] in {"FAIL", "TIMEOUT", "ERROR"} for d in mutants)
     assert all(d["metadata"]["edit"]["before"] != d["metadata"]["edit"]["after"] for d in mutants)
+    rewrites = [d for d in corpus if d["metadata"]["kind"] == "rewrite"]
+    assert all(d["metadata"]["verdict"] == "PASS" and d["metadata"]["grade"] == 2 for d in rewrites)
     texts = [d["text"] for d in corpus]
     assert len(texts) == len(set(texts))
     for query in queries:  # no document contains its query's text
@@ -82,25 +104,39 @@ def test_manifest_hashes_match_files(built: tuple[Path, dict]) -> None:
     import hashlib
 
     tmp, manifest = built
-    for name, digest in manifest["files"].items():
-        assert hashlib.sha256((tmp / "a" / name).read_bytes()).hexdigest() == digest
-    assert manifest["counts"]["rejected"].get("passes_tests", 0) >= 1  # equivalent mutants exist and are rejected
+    root = tmp / "a"
+    for folder, listed in manifest["folders"].items():
+        own = json.loads((root / folder / MANIFEST).read_bytes())
+        assert hashlib.sha256((root / folder / MANIFEST).read_bytes()).hexdigest() == listed["manifest_sha256"]
+        on_disk = {str(p.relative_to(root / folder)) for p in (root / folder).rglob("*") if p.is_file()}
+        assert set(own["files"]) == on_disk - {MANIFEST}, folder  # every file hashed, nothing unlisted
+        for name, digest in own["files"].items():
+            assert hashlib.sha256((root / folder / name).read_bytes()).hexdigest() == digest, (folder, name)
+        newest = max((root / folder / name).stat().st_mtime_ns for name in own["files"])
+        assert (root / folder / MANIFEST).stat().st_mtime_ns >= newest  # written last
+        assert (root / MANIFEST).stat().st_mtime_ns >= (root / folder / MANIFEST).stat().st_mtime_ns
+    counts = manifest["build"]["languages"]["python"]["counts"]
+    assert counts["rejected"].get("passes_tests", 0) >= 1  # equivalent mutants exist and are rejected
 
 
 def test_same_seed_is_byte_identical_and_rebuild_executes_nothing(built: tuple[Path, dict]) -> None:
     tmp, _ = built
     _build(tmp, "b", tmp / "cache.sqlite")
-    for name in (CORPUS, QUERIES, QRELS, MANIFEST):
-        assert (tmp / "a" / name).read_bytes() == (tmp / "b" / name).read_bytes(), name
-    report = json.loads((tmp / "b" / "build_report.json").read_text())
+    first, second = _files(tmp / "a"), _files(tmp / "b")
+    assert set(first) == set(second) and {f"{name}/{MANIFEST}" for name in FOLDERS} <= set(first)
+    for name in first:
+        assert first[name] == second[name], name
+    report = json.loads((tmp / "b" / BUILD_REPORT).read_text())
     assert report["oracle"]["runs_executed"] == 0
 
 
 def test_fresh_cache_gives_identical_dataset(built: tuple[Path, dict]) -> None:
     tmp, _ = built
     _build(tmp, "c", tmp / "other-cache.sqlite")
-    for name in (CORPUS, QUERIES, QRELS, MANIFEST):
-        assert (tmp / "a" / name).read_bytes() == (tmp / "c" / name).read_bytes(), name
+    first, fresh = _files(tmp / "a"), _files(tmp / "c")
+    assert set(first) == set(fresh)
+    for name in first:
+        assert first[name] == fresh[name], name
 
 
 def test_mutant_that_passes_the_tests_is_rejected(tmp_path: Path) -> None:

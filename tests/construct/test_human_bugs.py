@@ -35,35 +35,40 @@ def _pack(tmp_path: Path) -> Path:
 def test_human_bugs_are_kept_when_failing_and_rejected_when_passing(tmp_path: Path) -> None:
     # first run() call is the human-bug batch, in task order: toy/max's bug "passes", toy/count's fails
     oracle = ScriptedOracle({}, [Verdict.PASS, Verdict.FAIL])
-    config = BuildConfig(source="humanevalpack", path=_pack(tmp_path), out=tmp_path / "out", max_mutants=1)
+    config = BuildConfig(source="humanevalpack", path=_pack(tmp_path), out=tmp_path / "out", max_mutants=1, tasks="t2c-description", rewrites=0)
     summary = build(config, OracleConfig(progress=False), oracle_factory=lambda _: oracle)  # type: ignore[arg-type,return-value]
-    counts = summary.manifest["counts"]
+    counts = summary.manifest["build"]["languages"]["python"]["counts"]
     assert counts["human"] == 1 and counts["human_bugs_run"] == 2
     assert counts["human_bugs_rejected"] == {"passes_tests": 1}
     assert counts["mutant"] == 2  # max_mutants=1 per task, human bugs not counted against it
-    corpus = [json.loads(line) for line in (tmp_path / "out" / "corpus.jsonl").read_text().splitlines()]
+    folder = tmp_path / "out" / "t2c-description"
+    corpus = [json.loads(line) for line in (folder / "corpus.jsonl").read_text().splitlines()]
     human = [d for d in corpus if d["metadata"]["kind"] == "human"]
     assert len(human) == 1 and human[0]["metadata"]["task_id"] == "toy/count"
     assert human[0]["metadata"]["operator"] == "human"
     assert human[0]["metadata"]["edit"]["before"] == "<" and human[0]["metadata"]["edit"]["after"] == "<="
-    qrels = (tmp_path / "out" / "qrels" / "test.tsv").read_text()
+    qrels = "".join((folder / "qrels" / f"{split}.tsv").read_text() for split in ("train", "dev", "test"))
     assert f"toy/count\t{human[0]['_id']}\t1" in qrels
     assert "human-written bugs: 1 verified failing of 2 run; rejected: passes_tests=1" in format_summary(summary)
-    assert summary.manifest["source"]["name"] == "humanevalpack"
-    assert "tasks_sha256" in summary.manifest["source"]
+    assert summary.manifest["build"]["source"]["name"] == "humanevalpack"
+    assert "tasks_sha256" in summary.manifest["build"]["source"]
 
 
 def test_humaneval_x_source_has_no_human_bugs(tmp_path: Path) -> None:
     oracle = ScriptedOracle({}, [])
-    config = BuildConfig(source="humaneval-x", path=_pack(tmp_path), out=tmp_path / "out", max_mutants=1)
+    config = BuildConfig(source="humaneval-x", path=_pack(tmp_path), out=tmp_path / "out", max_mutants=1, tasks="t2c-description", rewrites=0)
     summary = build(config, OracleConfig(progress=False), oracle_factory=lambda _: oracle)  # type: ignore[arg-type,return-value]
-    assert summary.manifest["counts"]["human"] == 0 and summary.manifest["counts"]["human_bugs_run"] == 0
+    counts = summary.manifest["build"]["languages"]["python"]["counts"]
+    assert counts["human"] == 0 and counts["human_bugs_run"] == 0
 
 
 def test_manifest_records_operators_families_and_weights(tmp_path: Path) -> None:
     oracle = ScriptedOracle({}, [])
-    config = BuildConfig(source="humaneval-x", path=_pack(tmp_path), out=tmp_path / "out", max_mutants=1, operators="operator,-compare_flip")
-    mutation = build(config, OracleConfig(progress=False), oracle_factory=lambda _: oracle).manifest["mutation"]  # type: ignore[arg-type,return-value]
+    config = BuildConfig(
+        source="humaneval-x", path=_pack(tmp_path), out=tmp_path / "out", max_mutants=1, operators="operator,-compare_flip", tasks="t2c-description", rewrites=0
+    )
+    manifest = build(config, OracleConfig(progress=False), oracle_factory=lambda _: oracle).manifest  # type: ignore[arg-type,return-value]
+    mutation = manifest["build"]["languages"]["python"]["mutation"]
     assert set(mutation["operators"].values()) == {"operator"} and "compare_flip" not in mutation["operators"]
     assert mutation["family_weights"]["value"] > mutation["family_weights"]["function"]
 
@@ -93,7 +98,8 @@ def test_a_canonical_the_mutator_cannot_parse_keeps_its_task_without_mutants(tmp
 
     monkeypatch.setattr(verify_module, "generate_mutants", unparsable)
     oracle = ScriptedOracle({}, [Verdict.FAIL, Verdict.FAIL])
-    config = BuildConfig(source="humanevalpack", path=_pack(tmp_path), out=tmp_path / "out", max_mutants=1)
-    counts = build(config, OracleConfig(progress=False), oracle_factory=lambda _: oracle).manifest["counts"]  # type: ignore[arg-type,return-value]
+    config = BuildConfig(source="humanevalpack", path=_pack(tmp_path), out=tmp_path / "out", max_mutants=1, tasks="t2c-description", rewrites=0)
+    manifest = build(config, OracleConfig(progress=False), oracle_factory=lambda _: oracle).manifest  # type: ignore[arg-type,return-value]
+    counts = manifest["build"]["languages"]["python"]["counts"]
     assert counts["tasks_kept"] == 2 and counts["mutant"] == 0 and counts["human"] == 2
     assert len(counts["not_mutated"]) == 2 and "does not parse" in counts["not_mutated"][0]

@@ -7,10 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from execir.dataset.files import json_bytes, jsonl_bytes, qrels_bytes, write_dataset
+from execir.dataset import load_dataset
+from execir.dataset.files import json_bytes
+from execir.dataset.records import Document, FolderRecords, Query
+from execir.dataset.splits import SplitPlan
+from execir.dataset.write import write_folder
 from execir.errors import InputError
 from execir.evaluate.config import EvalConfig
-from execir.dataset import load_dataset
 from execir.evaluate.outputs import write_outputs
 from execir.evaluate.pipeline import (
     Timer,
@@ -30,14 +33,15 @@ QUERIES = {"t1": "add two numbers", "t2": "largest element of a list"}
 
 
 def make_dataset(root: Path) -> Path:
-    corpus = [
-        {"_id": d, "text": text, "metadata": {"task_id": t, "kind": kind, "operator": op}}
+    """A t2c-description folder written by the real writer (both problems in the test split)."""
+    documents = tuple(
+        Document(d, text, t, t, kind, "python", 2 if kind == "canonical" else 1, operator=op or "", verdict="PASS" if kind == "canonical" else "FAIL")
         for d, (t, kind, op, text) in DOCS.items()
-    ]
-    queries = [{"_id": q, "text": text, "metadata": {"task_id": q}} for q, text in QUERIES.items()]
-    qrels = [("t1", "c1", 2), ("t1", "m1", 1), ("t2", "c2", 2), ("t2", "m2", 1)]
-    files = {"corpus.jsonl": jsonl_bytes(corpus), "queries.jsonl": jsonl_bytes(queries), "qrels/test.tsv": qrels_bytes(qrels)}
-    write_dataset(root, files, {"source": {"name": "toy"}})
+    )
+    queries = tuple(Query(q, text, q, q, "t2c-description", "description", "python") for q, text in QUERIES.items())
+    qrels = (("t1", "c1", 2), ("t1", "m1", 1), ("t2", "c2", 2), ("t2", "m2", 1))
+    records = FolderRecords("toy", "t2c-description", "python", documents, queries, qrels)
+    write_folder(root, records, SplitPlan(0, (0.0, 0.0, 1.0), {"t1": "test", "t2": "test"}), {"source": {"name": "toy"}})
     return root
 
 
@@ -137,7 +141,7 @@ def test_duplicate_system_names_are_refused(tmp_path: Path) -> None:
 
 
 def test_not_a_dataset(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="not a dataset directory"):
+    with pytest.raises(InputError, match="not a dataset folder"):
         load_dataset(tmp_path)
 
 

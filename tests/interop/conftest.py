@@ -7,9 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from execir.dataset.card import card_files
-from execir.dataset.spec import get_spec
-from execir.dataset.write import folder_counts, split_rows
 from execir.interop import raw_scores_text, tie_ordered, trec_run_text
 from execir.metrics import evaluate
 from execir.metrics.ties import TIE_POLICIES
@@ -51,20 +48,6 @@ def without_anchor(run: Run) -> Run:
     return {qid: {doc: s for doc, s in scores.items() if doc != qid} for qid, scores in run.items()}
 
 
-def add_card_files(folder: Path, synthetic: Synthetic) -> None:
-    """Write the card and its JSONL qrels with :func:`execir.dataset.card.card_files`.
-
-    ``write_folder`` does not call ``card_files`` yet (see ``test_write_folder_writes_card_data_files``);
-    this overlays exactly what it would write."""
-    records = synthetic.records
-    counts = {k: v for k, v in folder_counts(records, synthetic.plan).items() if not isinstance(v, dict)}
-    files = card_files(records.name, get_spec(records.task), split_rows(records, synthetic.plan), source="synthetic", language=records.language, counts=counts)
-    for name, data in files.items():
-        path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-
-
 @pytest.fixture(scope="session")
 def synthetic() -> Synthetic:
     """The records and raw run."""
@@ -73,10 +56,8 @@ def synthetic() -> Synthetic:
 
 @pytest.fixture(scope="session")
 def folder(tmp_path_factory: pytest.TempPathFactory, synthetic: Synthetic) -> Path:
-    """The folder as ``write_folder`` writes it (plus the card's data files)."""
-    out = write_synthetic(tmp_path_factory.mktemp("interop") / synthetic.records.name, synthetic)
-    add_card_files(out, synthetic)
-    return out
+    """The folder as ``write_folder`` writes it."""
+    return write_synthetic(tmp_path_factory.mktemp("interop") / synthetic.records.name, synthetic)
 
 
 @pytest.fixture(scope="session")

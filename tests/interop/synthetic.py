@@ -58,7 +58,8 @@ def make_synthetic(seed: int = 7, n_problems: int = 30) -> Synthetic:
     for query in queries:
         judged = [d for q, d, _ in qrels if q == query.id]
         pool = set(judged) | set(rng.sample(all_ids, 25))
-        scores = {doc: float(rng.choice([0.5, 0.6, 0.7, 0.8, 0.9])) for doc in sorted(pool)}  # five values: ties everywhere
+        judged_set = set(judged)  # judged documents score higher on average; few values: ties everywhere
+        scores = {doc: float(rng.choice([0.7, 0.8, 0.9] if doc in judged_set else [0.5, 0.6, 0.7, 0.8])) for doc in sorted(pool)}
         if query.id in scores or any(d.id == query.id for d in documents):
             scores[query.id] = 1.0  # the anchor retrieves itself first
         run[query.id] = scores

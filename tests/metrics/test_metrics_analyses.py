@@ -40,6 +40,8 @@ def test_pessimistic_answers():
     assert out["paired_mutant_share_of_misses"] == {"share": 0.5, "numerator": 1, "denominator": 2}
     assert out["canonical_below_distractor"] == {"share": 2 / 3, "numerator": 2, "denominator": 3}
     assert out["intrusion@10"] == {"share": 2 / 3, "numerator": 2, "denominator": 3}
+    # CoREB's: qa (a1 above a0) and qb (b1 tied with b9, pessimistic: above it), both in the top 10
+    assert out["coreb_intrusion@10"] == {"share": 2 / 3, "numerator": 2, "denominator": 3}
     assert out["per_operator"] == {
         "flip": {"n": 3, "outranks": 2, "rate": 2 / 3},
         "off_by_one": {"n": 2, "outranks": 0, "rate": 0.0},
@@ -60,6 +62,7 @@ def test_trec_ties_resolve_by_doc_id():
     out = analyse(ties="trec")
     assert out["canonical_below_distractor"]["numerator"] == 1
     assert out["intrusion@10"]["numerator"] == 1
+    assert out["coreb_intrusion@10"]["numerator"] == 1  # qb: b9 now ranked above b1
     assert out["per_operator"]["flip"]["outranks"] == 1
     assert out["per_query"]["qb"]["canonical_rank"] == 2
 
@@ -68,6 +71,30 @@ def test_trec_ties_resolve_by_doc_id():
 def test_intrusion_cutoff(k, expected):
     # k=2, qb: top-2 is c0, b1: a mutant in the top k and no correct document
     assert analyse(k=k)[f"intrusion@{k}"]["numerator"] == expected
+
+
+@pytest.mark.parametrize(("k", "expected"), [(1, 0), (2, 1), (3, 2)])
+def test_coreb_intrusion_needs_a_correct_document_below_the_negative_in_the_top_k(k, expected):
+    # k=1: no query has both; k=2: qa (a1, a0), not qb (c0, b1: no correct document); k=3: qb too (c0, b1, b9)
+    assert analyse(k=k)[f"coreb_intrusion@{k}"]["numerator"] == expected
+
+
+def test_grades_decide_pools_for_every_kind():
+    # a rewrite (grade 2) is a correct document, a human bug (grade 1) a hard negative: the pools
+    # follow the grade, not the kind; grade -1 (unknown) falls back on the kind
+    docs = {
+        "a0": DocInfo("A", "canonical", None, grade=2), "a3": DocInfo("A", "rewrite", "rename", grade=2),
+        "a1": DocInfo("A", "human", "human", grade=1), "a2": DocInfo("A", "mutant", "off_by_one"),
+        "z9": DocInfo("Z", "description", None, grade=0),
+    }
+    assert [docs[d].pool for d in ("a0", "a3", "a1", "a2", "z9")] == ["canonical", "canonical", "mutant", "mutant", None]
+    qrels = {"qa": {"a0": 2, "a3": 2, "a1": 1, "a2": 1}}
+    run = {"qa": {"a3": 0.9, "a1": 0.8, "a0": 0.7, "a2": 0.1}}
+    out = gap_analyses(qrels, run, docs, {"qa": "A"})
+    assert out["per_query"]["qa"]["canonical"] == "a3" and out["per_query"]["qa"]["beaten_by"] == []  # best-ranked correct document
+    assert out["intrusion@10"]["numerator"] == 0 and out["coreb_intrusion@10"]["numerator"] == 1  # a1 above a0
+    assert out["per_operator"] == {"human": {"n": 1, "outranks": 0, "rate": 0.0}, "off_by_one": {"n": 1, "outranks": 0, "rate": 0.0}}
+    assert tie_rate(qrels, {"qa": {"a3": 0.5, "a1": 0.5}}, docs, {"qa": "A"}) == 1.0
 
 
 def test_tie_rate_counts_exact_canonical_mutant_ties():

@@ -3,7 +3,7 @@
 Run as a script for the full measurement::
 
     .venv/bin/python tests/rewrite/rewrite_measure.py python            # bundled HumanEval, 164 tasks
-    .venv/bin/python tests/rewrite/rewrite_measure.py cpp --limit 40    # HumanEvalPack from ../shared/data
+    .venv/bin/python tests/rewrite/rewrite_measure.py cpp --limit 40    # HumanEvalPack from ../shared/data (Ruby: MBXP)
 
 The slow test in ``test_rewrite_execution.py`` runs :func:`measure` over a small sample.
 """
@@ -52,14 +52,14 @@ class Measurement:
 
 
 def load(language: str) -> list[Task]:
-    """HumanEval for Python, HumanEvalPack for the other languages."""
+    """HumanEval for Python, MBXP for Ruby, HumanEvalPack for the other languages."""
     if language == "python":
         from execir.tasks import load_humaneval
 
         return load_humaneval()
     from execir.tasks.multilingual.sources import load_multilingual
 
-    return load_multilingual("humanevalpack", language, DATA)
+    return load_multilingual("mbxp" if language == "ruby" else "humanevalpack", language, DATA)
 
 
 def measure(tasks: Sequence[Task], language: str, cache: Path, workers: int = 4) -> Measurement:

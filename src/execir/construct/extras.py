@@ -5,8 +5,9 @@
   the canonical's limits; kept as grade 2 only if every run PASSES. One that fails is dropped, not a
   hard negative (a rewrite that fails is a rule's bug, not a bug someone writes).
 * **Candidates** (``--candidates FILE.jsonl``): every program is run; PASS on every one of
-  ``positive_repeats`` runs -> grade 2; a verified failure (FAIL, TIMEOUT, ERROR) -> grade 1; FLAKY,
-  UNDECIDED or a PASS that did not repeat -> dropped, counted. Each keeps its ``source``.
+  ``positive_repeats`` runs -> grade 2; the same verified failure (FAIL, TIMEOUT, ERROR) on every run
+  -> grade 1; FLAKY, UNDECIDED, a PASS that did not repeat or failures that differ (FAIL then TIMEOUT:
+  ``inconsistent_failure``) -> dropped, counted. Each keeps its ``source``.
 
 Texts already in a pool (canonicals, mutants, human bugs, earlier extras) are skipped as duplicates.
 """
@@ -108,6 +109,8 @@ def _reason(results: Sequence[ExecResult]) -> str:
         return next(v for v in verdicts if not v.is_label).value.lower()
     if Verdict.PASS in verdicts:
         return "flaky"  # passed once, failed once
+    if len(set(verdicts)) > 1:
+        return "inconsistent_failure"  # failed every run, but not the same way (FAIL then TIMEOUT): no label
     return verdicts[0].value.lower()
 
 

@@ -8,6 +8,8 @@ A build's output folder::
         corpus.jsonl, queries.jsonl    BEIR rows; null-free ``metadata``
         qrels/<split>.tsv              graded: 2 correct, 1 same-task hard negative (BEIR header)
         qrels-strict/<split>.tsv       binary: 1 correct, 0 hard negative (listed), for other tools
+        qrels[-strict]/<split>.jsonl   the same rows as JSONL: what the card's ``configs`` name (one
+                                       reader for the whole folder; splits with no judgement left out)
         trec/<split>.qrels             the strict qrels in TREC format (``qid 0 docid rel``)
         README.md                      dataset card (``configs:`` for ``datasets`` and MTEB)
         manifest.json                  task spec, counts, splits, sha256 of every file (written last)

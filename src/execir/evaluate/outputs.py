@@ -1,4 +1,9 @@
-"""Write an evaluation's outputs: results.json, TREC runs, per-query records, report.md."""
+"""Write an evaluation's outputs: results.json, TREC runs, per-query records, report.md.
+
+``runs/<system>.trec`` lists each query's top documents in the tie policy's order with scores that
+strictly decrease (``n - rank + 1``), so pytrec_eval, ranx, ir_measures, BEIR and MTEB, scoring it
+against the folder's strict qrels, reproduce ExecIR's numbers; the retriever's own scores are in
+``runs/<system>.scores.tsv`` in the same order."""
 
 from __future__ import annotations
 
@@ -9,18 +14,10 @@ from execir.dataset import Dataset
 from execir.dataset.files import atomic_write_bytes, json_bytes, jsonl_bytes
 from execir.errors import MissingDependencyError
 from execir.evaluate.pipeline import SystemResult
+from execir.interop.trec_run import raw_scores_text, tie_ordered, trec_run_text
 from execir.metrics import rank_run
 from execir.report.markdown import render_report
 from execir.report.plots import density_plot, leaderboard_plot, operator_plot
-
-
-def trec_run_text(ranked: dict[str, list[tuple[str, float]]], system: str, depth: int) -> str:
-    """TREC run lines ``qid Q0 docid rank score system``, ranks as ordered by the tie policy."""
-    lines = []
-    for query_id in sorted(ranked):
-        for rank, (doc_id, score) in enumerate(ranked[query_id][:depth], start=1):
-            lines.append(f"{query_id} Q0 {doc_id} {rank} {score:.9g} {system}")
-    return "".join(line + "\n" for line in lines)
 
 
 def per_query_rows(dataset: Dataset, system: SystemResult, ranked: dict[str, list[tuple[str, float]]]) -> list[dict[str, Any]]:
@@ -59,12 +56,14 @@ def per_query_rows(dataset: Dataset, system: SystemResult, ranked: dict[str, lis
 def write_outputs(out: Path, dataset: Dataset, systems: list[SystemResult], results: dict[str, Any], depth: int, ties: str) -> Path:
     """Write every output file atomically; returns the report path. Run files and figures of an
     earlier evaluation into the same directory are removed first, so none is left stale."""
-    for stale in [*(out / "runs").glob("*.trec"), *(out / "figures").glob("*.png")]:
+    for stale in [*(out / "runs").glob("*.trec"), *(out / "runs").glob("*.scores.tsv"), *(out / "figures").glob("*.png")]:
         stale.unlink()
     per_query: list[dict[str, Any]] = []
     for system in systems:
         ranked = rank_run(system.run, dataset.qrels, ties=ties)  # type: ignore[arg-type]
-        atomic_write_bytes(out / "runs" / f"{system.name}.trec", trec_run_text(ranked, system.name, depth).encode("utf-8"))
+        ordered = tie_ordered(system.run, dataset.qrels, ties=ties, depth=depth)  # type: ignore[arg-type]
+        atomic_write_bytes(out / "runs" / f"{system.name}.trec", trec_run_text(ordered, system.name).encode("utf-8"))
+        atomic_write_bytes(out / "runs" / f"{system.name}.scores.tsv", raw_scores_text(ordered, system.run).encode("utf-8"))
         per_query.extend(per_query_rows(dataset, system, ranked))
     atomic_write_bytes(out / "per_query.jsonl", jsonl_bytes(per_query))
     atomic_write_bytes(out / "results.json", json_bytes(results))

@@ -69,10 +69,11 @@ def _render(source: SourceText, stmt: ast.stmt, call: str, comp: ast.ListComp | 
     heads, inner = _loops(source, comp, indent, step)
     element = expr_text(source, comp.elt)
     returning = isinstance(stmt, ast.Return)
+    after: list[str] = []
     if call == "list":
-        init, action, after = "[]", [f"{inner}{acc}.append({element})"], []
+        init, action = "[]", [f"{inner}{acc}.append({element})"]
     elif call == "sum":
-        init, action, after = "0", [f"{inner}{acc} += {element}"], []
+        init, action = "0", [f"{inner}{acc} += {element}"]
     elif returning:
         test = element if call == "any" else _negated(source, comp.elt)
         verdict = "True" if call == "any" else "False"
@@ -84,7 +85,6 @@ def _render(source: SourceText, stmt: ast.stmt, call: str, comp: ast.ListComp | 
         action = [f"{inner}if {test}:", f"{inner}{step}{acc} = {'True' if call == 'any' else 'False'}", f"{inner}{step}break"]
         if len(comp.generators) > 1:
             return None  # break leaves only the innermost loop
-        after = []
     tail = [f"{indent}return {acc}"] if returning else after
     return "\n".join([f"{indent}{acc} = {init}", *heads, *action, *tail])[len(indent):]
 
@@ -114,8 +114,10 @@ def comprehension_to_loop(tree: ast.Module, source: SourceText, reserved: frozen
         if not isinstance(function, FUNCTIONS):
             continue
         for stmt in own_nodes(function):
-            site = _site(stmt) if isinstance(stmt, (ast.Return, ast.Assign)) else None
-            indent = line_indent(source, stmt) if site and owns_lines(source, stmt) else None  # type: ignore[arg-type]
+            if not isinstance(stmt, (ast.Return, ast.Assign)):
+                continue
+            site = _site(stmt)
+            indent = line_indent(source, stmt) if site and owns_lines(source, stmt) else None
             if site is None or indent is None:
                 continue
             call, comp, target = site

@@ -89,7 +89,8 @@ _SYNTAX: dict[str, Callable[[], Syntax]] = {
         literals=frozenset({"number_literal", "string_literal", "char_literal", "true", "false", "null", "nullptr"}),
         member=frozenset({"field_expression"}), index=frozenset({"subscript_expression"}),
         primary=frozenset({"call_expression", "parenthesized_expression", "unary_expression"}),
-        name_parents=frozenset({"labeled_statement", "goto_statement"}), loose_contexts=_LOOSE, keywords=_C_KEYWORDS,
+        name_parents=frozenset({"labeled_statement", "goto_statement", "qualified_identifier", "template_function"}),
+        loose_contexts=_LOOSE, keywords=_C_KEYWORDS,
     ),
     "java": lambda: Syntax(
         "java", frozenset({"method_declaration", "constructor_declaration"}), _grammar_declared("execir.languages.java.grammar"),
@@ -98,8 +99,8 @@ _SYNTAX: dict[str, Callable[[], Syntax]] = {
         member=frozenset({"field_access"}), index=frozenset({"array_access"}),
         primary=frozenset({"method_invocation", "parenthesized_expression", "unary_expression"}),
         name_fields=frozenset({("field_access", "field"), ("method_invocation", "name")}),
-        name_parents=frozenset({"labeled_statement", "break_statement", "continue_statement"}), loose_contexts=_LOOSE,
-        keywords=_C_KEYWORDS,
+        name_parents=frozenset({"labeled_statement", "break_statement", "continue_statement", "method_reference"}),
+        loose_contexts=_LOOSE, keywords=_C_KEYWORDS,
     ),
     "go": lambda: Syntax(
         "go", frozenset({"function_declaration", "method_declaration"}), _grammar_declared("execir.languages.go.grammar"),
