@@ -3,7 +3,8 @@ render them): neither imports the other's internals. Serialised to JSON only at 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 
@@ -16,7 +17,7 @@ class Estimate:
     high: float
 
     @classmethod
-    def of(cls, metric: dict[str, float]) -> Estimate:
+    def of(cls, metric: Mapping[str, float]) -> Estimate:
         """From a ``{"mean", "ci_low", "ci_high"}`` record."""
         return cls(metric["mean"], metric["ci_low"], metric["ci_high"])
 
@@ -78,3 +79,246 @@ class CollectionResult:
     def to_json(self) -> dict[str, Any]:
         """JSON-able form (``results.json`` of the collection)."""
         return asdict(self)
+
+
+# --- one folder's evaluation (``results.json`` of a folder) ------------------------------------
+
+
+def _metric(estimate: Estimate) -> dict[str, float]:
+    """``{"mean", "ci_low", "ci_high"}``: the per-folder ``results.json`` form of an estimate."""
+    return {"mean": estimate.mean, "ci_low": estimate.low, "ci_high": estimate.high}
+
+
+@dataclass(frozen=True)
+class Share:
+    """A share with its numerator and denominator (0.0 when the denominator is 0)."""
+
+    share: float
+    numerator: int
+    denominator: int
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any]) -> Share:
+        """From a ``{"share", "numerator", "denominator"}`` record."""
+        return cls(float(record["share"]), int(record["numerator"]), int(record["denominator"]))
+
+
+@dataclass(frozen=True)
+class OperatorRate:
+    """Of the ``n`` queries with a mutant of one operator in their pool, how many times it outranked the canonical."""
+
+    n: int
+    outranks: int
+    rate: float
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any]) -> OperatorRate:
+        """From a ``{"n", "outranks", "rate"}`` record."""
+        return cls(int(record["n"]), int(record["outranks"]), float(record["rate"]))
+
+
+@dataclass(frozen=True)
+class GapAnalyses:
+    """Where a system falls for near clones (see :mod:`execir.metrics.analyses` for the conventions)."""
+
+    n_queries: int
+    k: int
+    ties: str
+    paired_mutant_share_of_misses: Share
+    canonical_below_distractor: Share
+    intrusion: Share
+    """ExecIR's ``intrusion@k``: a hard negative above the first correct document in the top k (or none there)."""
+    coreb_intrusion: Share
+    """CoREB's ``coreb_intrusion@k``: a hard negative above a correct document, both in the top k."""
+    per_operator: dict[str, OperatorRate]
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any]) -> GapAnalyses:
+        """From :func:`execir.metrics.analyses.gap_analyses`' output (its ``per_query`` is ignored)."""
+        k = int(record["k"])
+        return cls(
+            n_queries=int(record["n_queries"]), k=k, ties=str(record["ties"]),
+            paired_mutant_share_of_misses=Share.of(record["paired_mutant_share_of_misses"]),
+            canonical_below_distractor=Share.of(record["canonical_below_distractor"]),
+            intrusion=Share.of(record[f"intrusion@{k}"]), coreb_intrusion=Share.of(record[f"coreb_intrusion@{k}"]),
+            per_operator={op: OperatorRate.of(row) for op, row in record["per_operator"].items()},
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``analyses`` record of ``results.json`` (``intrusion@<k>``, ``coreb_intrusion@<k>``...)."""
+        return {
+            "n_queries": self.n_queries, "k": self.k, "ties": self.ties,
+            "paired_mutant_share_of_misses": asdict(self.paired_mutant_share_of_misses),
+            "canonical_below_distractor": asdict(self.canonical_below_distractor),
+            f"intrusion@{self.k}": asdict(self.intrusion), f"coreb_intrusion@{self.k}": asdict(self.coreb_intrusion),
+            "per_operator": {op: asdict(rate) for op, rate in self.per_operator.items()},
+        }
+
+
+@dataclass(frozen=True)
+class SystemSummary:
+    """Everything measured for one retrieval system on one folder (per-query vectors aside)."""
+
+    name: str
+    spec: str
+    config: dict[str, Any]
+    """The retriever's own resolved configuration."""
+    encoded_texts: int
+    """Texts encoded in this run (0 when every embedding came from the cache)."""
+    queries: int
+    metrics: dict[str, Estimate]
+    tie_rate: float
+    """Share of queries whose canonical's score equals one of its own mutants'."""
+    density_ablation: dict[int, dict[str, float]]
+    """Mutants kept per task -> measure -> mean."""
+    analyses: GapAnalyses
+    by_language: dict[str, dict[str, float]]
+    """Query language -> ``n`` and measure means."""
+
+    @classmethod
+    def of(cls, name: str, record: Mapping[str, Any]) -> SystemSummary:
+        """From one entry of ``results.json``'s ``systems``."""
+        return cls(
+            name=name, spec=str(record["spec"]), config=dict(record["config"]), encoded_texts=int(record["encoded_texts"]),
+            queries=int(record["queries"]), metrics={m: Estimate.of(v) for m, v in record["metrics"].items()},
+            tie_rate=float(record["tie_rate"]), density_ablation={int(level): dict(v) for level, v in record["density_ablation"].items()},
+            analyses=GapAnalyses.of(record["analyses"]), by_language={g: dict(v) for g, v in record["by_language"].items()},
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """One entry of ``results.json``'s ``systems`` (keyed there by :attr:`name`)."""
+        return {
+            "spec": self.spec, "config": self.config, "encoded_texts": self.encoded_texts, "queries": self.queries,
+            "metrics": {m: _metric(e) for m, e in self.metrics.items()}, "tie_rate": self.tie_rate,
+            "density_ablation": {str(level): values for level, values in self.density_ablation.items()},
+            "analyses": self.analyses.to_json(), "by_language": self.by_language,
+        }
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two systems compared on per-query exec@1: bootstrap CI of the mean difference (a - b),
+    win/tie/loss of a, exact McNemar over the discordant queries (``b10``: a only, ``b01``: b only), Holm's p."""
+
+    a: str
+    b: str
+    n: int
+    mean_a: float
+    mean_b: float
+    mean_diff: float
+    ci_low: float
+    ci_high: float
+    win: int
+    tie: int
+    loss: int
+    b10: int
+    b01: int
+    p_value: float
+    p_holm: float
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any]) -> Comparison:
+        """From a :func:`execir.metrics.stats.paired_comparisons` row (or ``results.json``'s ``comparisons``)."""
+        return cls(**{f.name: record[f.name] for f in fields(cls)})
+
+
+@dataclass(frozen=True)
+class DatasetFacts:
+    """The evaluated folder's identity."""
+
+    path: str
+    name: str
+    task: str
+    language: str
+    split: str
+    manifest_sha256: str | None
+    source: dict[str, Any] | None
+    """The manifest's ``source`` record (None for a folder made elsewhere)."""
+    queries: int
+    documents: int
+
+    @property
+    def source_name(self) -> str:
+        """The source's name, ``?`` when unknown."""
+        return str((self.source or {}).get("name", "?"))
+
+
+@dataclass(frozen=True)
+class FolderResult:
+    """One folder's evaluation: every system's summary and the pairwise comparisons."""
+
+    toolkit_version: str
+    dataset: DatasetFacts
+    config: dict[str, Any]
+    """The resolved evaluation config."""
+    tie_policy: str
+    systems: tuple[SystemSummary, ...]
+    """In configured order."""
+    comparisons: tuple[Comparison, ...]
+    timing_seconds: dict[str, float]
+
+    def system(self, name: str) -> SystemSummary:
+        """The summary of the system called ``name``."""
+        found = next((s for s in self.systems if s.name == name), None)
+        if found is None:
+            raise KeyError(f"no system named '{name}' (have {', '.join(s.name for s in self.systems)})")
+        return found
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON-able ``results.json`` content."""
+        return {
+            "toolkit": {"name": "execir", "version": self.toolkit_version},
+            "dataset": asdict(self.dataset),
+            "config": self.config,
+            "tie_policy": self.tie_policy,
+            "systems": {s.name: s.to_json() for s in self.systems},
+            "comparisons": [asdict(c) for c in self.comparisons],
+            "timing_seconds": self.timing_seconds,
+        }
+
+    @classmethod
+    def from_json(cls, document: Mapping[str, Any]) -> FolderResult:
+        """Read back what :meth:`to_json` wrote."""
+        return cls(
+            toolkit_version=str(document["toolkit"]["version"]),
+            dataset=DatasetFacts(**document["dataset"]),
+            config=dict(document["config"]),
+            tie_policy=str(document["tie_policy"]),
+            systems=tuple(SystemSummary.of(name, record) for name, record in document["systems"].items()),
+            comparisons=tuple(Comparison.of(c) for c in document["comparisons"]),
+            timing_seconds=dict(document["timing_seconds"]),
+        )
+
+
+@dataclass(frozen=True)
+class RankedDoc:
+    """One of a query's top documents, with its grade and provenance."""
+
+    doc_id: str
+    score: float
+    rel: int
+    kind: str
+    operator: str | None
+    task_id: str
+
+
+@dataclass(frozen=True)
+class QueryRecord:
+    """One system on one query: its exec@1, the canonical's rank and score, the mutants above it and the top 10."""
+
+    system: str
+    query_id: str
+    task_id: str | None
+    exec_at_1: float
+    canonical_rank: int | None
+    canonical_score: float | None
+    beaten_by: tuple[str, ...]
+    top10: tuple[RankedDoc, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """One line of ``per_query.jsonl``."""
+        return {
+            "system": self.system, "query_id": self.query_id, "task_id": self.task_id, "exec@1": self.exec_at_1,
+            "canonical_rank": self.canonical_rank, "canonical_score": self.canonical_score, "beaten_by": list(self.beaten_by),
+            "top10": [asdict(doc) for doc in self.top10],
+        }

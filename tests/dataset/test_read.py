@@ -157,8 +157,8 @@ def test_discover_lists_the_folders_of_the_collection_manifest(tmp_path: Path) -
     write_collection(tmp_path, folders, PLAN, BUILD)
     (tmp_path / "stray").mkdir()
     (tmp_path / "stray" / CORPUS).write_text("")  # not listed: not part of the build
-    # the manifest is canonical JSON (sorted keys), so the listed folders come back in name order
-    assert discover(tmp_path) == [tmp_path / "c2c-java", tmp_path / "c2t", tmp_path / "t2c-search"]
+    # the manifest records the build's folder order (its keys are sorted, its "order" list is not)
+    assert discover(tmp_path) == [tmp_path / "t2c-search", tmp_path / "c2c-java", tmp_path / "c2t"]
 
 
 def test_discover_reports_a_listed_folder_that_is_missing(tmp_path: Path) -> None:

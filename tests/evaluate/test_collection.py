@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,7 +15,18 @@ from execir.dataset.records import SPLITS
 from execir.dataset.write import write_collection
 from execir.evaluate.collection import HEADLINE, averages, composition, folder_summary
 from execir.evaluate.pipeline import group_means, without_identical
-from execir.results import CollectionResult, Composition, Estimate, FolderScore, FolderSummary
+from execir.results import (
+    CollectionResult,
+    Composition,
+    DatasetFacts,
+    Estimate,
+    FolderResult,
+    FolderScore,
+    FolderSummary,
+    GapAnalyses,
+    Share,
+    SystemSummary,
+)
 from tests.dataset.builders import build_items, collection_folders, plan_for
 
 EMPTY = Composition(0, 0, 0.0, 0.0, 0.0, {}, {})
@@ -68,20 +78,21 @@ def test_coreb_averages(folders: tuple[FolderSummary, ...], expected: dict[str, 
         assert list(got[system])[-1] == "overall"
 
 
-def _results(systems: dict[str, float]) -> dict[str, Any]:
-    def metric(v: float) -> dict[str, float]:
-        return {"mean": v, "ci_low": v / 2, "ci_high": min(1.0, v * 1.5)}
+def _system(name: str, v: float) -> SystemSummary:
+    def metric(x: float) -> Estimate:
+        return Estimate(x, x / 2, min(1.0, x * 1.5))
 
-    return {
-        "systems": {
-            name: {
-                "metrics": {"exec@1": metric(v / 2), "ndcg@10": metric(v), "mrr@10": metric(v * 0.9), "recall@100": metric(1.0)},
-                "analyses": {"intrusion@10": {"share": 1 - v}, "coreb_intrusion@10": {"share": (1 - v) / 2}},
-                "by_language": {"python": {"n": 3.0, "exec@1": v, "ndcg@10": v}},
-            }
-            for name, v in systems.items()
-        }
-    }
+    none = Share(0.0, 0, 0)
+    analyses = GapAnalyses(3, 10, "pessimistic", none, none, Share(1 - v, 0, 3), Share((1 - v) / 2, 0, 3), {})
+    return SystemSummary(
+        name, name, {}, 0, 3, {"exec@1": metric(v / 2), "ndcg@10": metric(v), "mrr@10": metric(v * 0.9), "recall@100": metric(1.0)},
+        0.0, {}, analyses, {"python": {"n": 3.0, "exec@1": v, "ndcg@10": v}},
+    )
+
+
+def _results(systems: dict[str, float]) -> FolderResult:
+    facts = DatasetFacts("p", "n", "t", "python", "test", None, None, 3, 9)
+    return FolderResult("0", facts, {}, "pessimistic", tuple(_system(name, v) for name, v in systems.items()), (), {})
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +125,7 @@ def test_folder_summary(collection: Path, name: str, task: str, direction: str, 
 
 def test_folder_summary_of_a_folder_made_elsewhere(collection: Path) -> None:
     plain = replace(load_dataset(collection / "c2t", "test"), task="", name="beir-folder", manifest={})
-    summary = folder_summary(plain, {"systems": {}}, "r.md")
+    summary = folder_summary(plain, _results({}), "r.md")
     assert (summary.task, summary.direction, summary.subtype, summary.language, summary.scores) == ("beir-folder", "t2c", "", "", ())
 
 

@@ -15,12 +15,8 @@ from execir.dataset.write import write_folder
 from execir.errors import InputError
 from execir.evaluate.config import EvalConfig
 from execir.evaluate.outputs import write_outputs
-from execir.evaluate.pipeline import (
-    Timer,
-    compare_systems,
-    evaluate_systems,
-    results_document,
-)
+from execir.evaluate.pipeline import Timer, compare_systems, evaluate_systems, folder_result
+from execir.results import FolderResult
 from execir.types import Run
 
 DOCS = {
@@ -72,21 +68,21 @@ RUNS = {
 }
 
 
-def _evaluate(tmp_path: Path, ties: str = "pessimistic") -> tuple[dict, Path]:
+def _evaluate(tmp_path: Path, ties: str = "pessimistic") -> tuple[FolderResult, Path]:
     dataset = load_dataset(make_dataset(tmp_path / "ds"))
     config = EvalConfig(dataset=tmp_path / "ds", out=tmp_path / "out", retrievers=("tied", "good"), ties=ties, bootstrap_resamples=200, progress=False)
     timer = Timer()
     systems = evaluate_systems(dataset, config, timer, factory=lambda spec: FixedRetriever(spec, RUNS[spec]))
-    results = results_document(dataset, config, systems, compare_systems(systems, config), timer)
-    return results, write_outputs(config.out, dataset, systems, results, config.run_depth, config.ties)
+    result = folder_result(dataset, config, systems, compare_systems(systems, config), timer)
+    return result, write_outputs(config.out, dataset, systems, result, config.run_depth)
 
 
 def test_pessimistic_ties_never_credit_the_canonical(tmp_path: Path) -> None:
     results, _ = _evaluate(tmp_path)
-    tied = results["systems"]["tied"]
-    assert tied["metrics"]["exec@1"]["mean"] == 0.5
-    assert tied["tie_rate"] == 0.5
-    assert results["systems"]["good"]["metrics"]["exec@1"]["mean"] == 1.0
+    tied = results.system("tied")
+    assert tied.metrics["exec@1"].mean == 0.5
+    assert tied.tie_rate == 0.5
+    assert results.system("good").metrics["exec@1"].mean == 1.0
 
 
 def test_outputs_written(tmp_path: Path) -> None:
@@ -108,7 +104,7 @@ def test_outputs_written(tmp_path: Path) -> None:
 def test_trec_ties_reproduce_trec_eval_order(tmp_path: Path) -> None:
     results, _ = _evaluate(tmp_path, ties="trec")
     # trec_eval breaks score ties by descending doc id: "m1" > "c1", so the mutant still comes first
-    assert results["systems"]["tied"]["metrics"]["exec@1"]["mean"] == 0.5
+    assert results.system("tied").metrics["exec@1"].mean == 0.5
 
 
 def test_bad_qrels_row_names_file_line_field(tmp_path: Path) -> None:
@@ -161,8 +157,8 @@ def test_second_evaluation_encodes_nothing(tmp_path: Path) -> None:
 
     first = evaluate_systems(dataset, config, Timer(), factory=factory)
     second = evaluate_systems(dataset, config, Timer(), factory=factory)
-    assert first[0].summary["encoded_texts"] == len(DOCS) + len(QUERIES)
-    assert second[0].summary["encoded_texts"] == 0
+    assert first[0].summary.encoded_texts == len(DOCS) + len(QUERIES)
+    assert second[0].summary.encoded_texts == 0
     assert first[0].run == second[0].run
 
 
@@ -200,7 +196,7 @@ def test_leaderboard_figure_with_cis_and_operator_n(tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert (out / "figures" / "leaderboard.png").read_bytes()[:4] == b"\x89PNG"
     assert "![leaderboard with 95% CIs](figures/leaderboard.png)" in report.read_text()
-    assert operator_labels(results) == [f"{op} (n={row['n']})" for op, row in sorted(results["systems"]["good"]["analyses"]["per_operator"].items())]
+    assert operator_labels(results) == [f"{op} (n={row.n})" for op, row in sorted(results.system("good").analyses.per_operator.items())]
     import re
 
     section = report.read_text().split("## Mutation operators")[1].split("\n## ")[0]

@@ -91,7 +91,8 @@ def add_build_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tasks", default=None, help="tasks to build, comma-separated: t2c (its three subtypes), t2c-description, t2c-full, "
                         "t2c-search, c2t, c2c (default: every task)")
     parser.add_argument("--rewrites", type=int, default=DEFAULT_REWRITES, help="semantics-preserving rewrites tried per canonical as extra correct documents")
-    parser.add_argument("--counterfactuals", type=int, default=DEFAULT_COUNTERFACTUALS, help="counterfactual descriptions per task (code-to-text hard negatives)")
+    parser.add_argument("--counterfactuals", type=int, default=DEFAULT_COUNTERFACTUALS,
+                        help="counterfactual descriptions per task (code-to-text hard negatives)")
     parser.add_argument("--candidates", type=Path, default=None, help="JSONL of programs to judge (task_id, language, code, optional source): "
                         "each enters its task's pool as 2 (passes) or 1 (fails)")
     parser.add_argument("--distractors", type=Path, default=None, help="JSONL of extra code-to-text hard negatives (task_id, text, optional source)")

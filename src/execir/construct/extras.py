@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from execir.construct.verify import KeptExtra, VerifiedTask, human_mutant, job_for
 from execir.execute import ExecResult, Oracle
-from execir.languages import get_language
+from execir.languages import ParseError, get_language
 from execir.rewrite import rewrites as rewrites_of
 from execir.rewrite import select_rewrites
 from execir.tasks.candidates import Candidate
@@ -83,10 +83,15 @@ def verify_rewrites(items: Sequence[VerifiedTask], oracle: Oracle, outcome: Extr
     for item in items:
         if not item.has_canonical:
             continue
-        found = rewrites_of(item.task.solution, item.task.language, entry_point=item.task.entry_point)
+        try:
+            found = rewrites_of(item.task.solution, item.task.language, entry_point=item.task.entry_point)
+        except ParseError:
+            outcome.rewrites_rejected["canonical_unparsable"] += 1  # the rewrite parser cannot read it (the compiler can)
+            continue
         outcome.rewrites_generated += len(found)
         fresh = [r for r in found if r.text not in texts]
-        outcome.rewrites_rejected["duplicate_text"] += len(found) - len(fresh)
+        if len(found) > len(fresh):
+            outcome.rewrites_rejected["duplicate_text"] += len(found) - len(fresh)
         for rewrite in select_rewrites(fresh, limit=per_task, seed=seed):
             batch.append((item, rewrite.rule, rewrite.text))
             texts.add(rewrite.text)

@@ -116,7 +116,9 @@ def build(config: BuildConfig, oracle_config: OracleConfig, *, oracle_factory: C
             builds.append(LanguageBuild(language, tasks, outcome))
         reliability = oracle.reliability()
     kept = {(v.task.task_id, v.task.language) for b in builds for v in b.outcome.verified}
-    extras.candidates_rejected["task_not_in_build"] += sum((c.task_id, c.language) not in kept for c in candidates)
+    unmatched = sum((c.task_id, c.language) not in kept for c in candidates)
+    if unmatched:
+        extras.candidates_rejected["task_not_in_build"] += unmatched
     for language_build in builds:
         if not language_build.outcome.verified:
             reasons = "; ".join(f"{e.task_id}: {e.reason}" for e in language_build.outcome.excluded[:3])

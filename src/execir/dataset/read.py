@@ -112,7 +112,9 @@ def discover(root: Path) -> list[Path]:
             missing = [name for name in folders if not (root / name / CORPUS).is_file()]
             if missing:
                 raise InputError(str(manifest), 0, "folders", f"listed folder(s) missing: {', '.join(missing)}")
-            return [root / name for name in folders]
+            order = data.get("order")
+            names = [n for n in order if n in folders] if isinstance(order, list) else sorted(folders)
+            return [root / name for name in names]
     found = sorted(p.parent for p in root.glob(f"*/{CORPUS}"))
     if not found:
         raise InputError(str(root), 0, None, "no dataset here (no corpus.jsonl in it or in any sub-folder)")

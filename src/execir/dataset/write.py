@@ -141,6 +141,7 @@ def write_collection(out: Path, folders: Sequence[FolderRecords], plan: SplitPla
         "format": COLLECTION_FORMAT,
         "toolkit": {"name": "execir", "version": __version__},
         "folders": listed,
+        "order": [records.name for records in folders],
         "splits": plan.to_json(),
         "build": build,
     }

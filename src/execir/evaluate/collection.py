@@ -9,17 +9,16 @@ folders of a direction, then over directions.
 from __future__ import annotations
 
 import statistics
-from typing import Any
 
 from execir.dataset import Dataset
 from execir.dataset.spec import get_spec
 from execir.errors import ExecIRError
-from execir.results import Composition, Estimate, FolderScore, FolderSummary
+from execir.results import Composition, FolderResult, FolderScore, FolderSummary
 
 HEADLINE = ("exec@1", "ndcg@10", "mrr@10")
 
 
-def folder_summary(dataset: Dataset, results: dict[str, Any], report: str) -> FolderSummary:
+def folder_summary(dataset: Dataset, result: FolderResult, report: str) -> FolderSummary:
     """The collection's view of one evaluated folder."""
     try:
         spec = get_spec(dataset.task)
@@ -28,13 +27,13 @@ def folder_summary(dataset: Dataset, results: dict[str, Any], report: str) -> Fo
         direction, subtype = "t2c", ""
     scores = tuple(
         FolderScore(
-            system=name,
-            metrics={m: Estimate.of(s["metrics"][m]) for m in HEADLINE if m in s["metrics"]},
-            intrusion=s["analyses"]["intrusion@10"]["share"],
-            coreb_intrusion=s["analyses"]["coreb_intrusion@10"]["share"],
-            by_language=s.get("by_language", {}),
+            system=s.name,
+            metrics={m: s.metrics[m] for m in HEADLINE if m in s.metrics},
+            intrusion=s.analyses.intrusion.share,
+            coreb_intrusion=s.analyses.coreb_intrusion.share,
+            by_language=s.by_language,
         )
-        for name, s in results["systems"].items()
+        for s in result.systems
     )
     return FolderSummary(dataset.name, dataset.task or dataset.name, direction, subtype, dataset.language, dataset.split,
                          composition(dataset), scores, report)

@@ -8,7 +8,6 @@ against the folder's strict qrels, reproduce ExecIR's numbers; the retriever's o
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from execir.dataset import Dataset
 from execir.dataset.files import atomic_write_bytes, json_bytes, jsonl_bytes
@@ -18,65 +17,64 @@ from execir.interop.trec_run import raw_scores_text, tie_ordered, trec_run_text
 from execir.metrics import rank_run
 from execir.report.markdown import render_report
 from execir.report.plots import density_plot, leaderboard_plot, operator_plot
+from execir.results import FolderResult, QueryRecord, RankedDoc
 
 
-def per_query_rows(dataset: Dataset, system: SystemResult, ranked: dict[str, list[tuple[str, float]]]) -> list[dict[str, Any]]:
+def per_query_records(dataset: Dataset, system: SystemResult, ranked: dict[str, list[tuple[str, float]]]) -> list[QueryRecord]:
     """Per system and query: top-10 with relevance, kind and operator; the canonical's rank and score."""
-    rows = []
-    details = system.analyses.get("per_query", {})
+    records = []
     for query_id in sorted(dataset.qrels):
         judged = dataset.qrels[query_id]
-        top = [
-            {
-                "doc_id": doc_id,
-                "score": score,
-                "rel": judged.get(doc_id, 0),
-                "kind": dataset.docs[doc_id].kind,
-                "operator": dataset.docs[doc_id].operator,
-                "task_id": dataset.docs[doc_id].task_id,
-            }
+        top = tuple(
+            RankedDoc(doc_id, score, judged.get(doc_id, 0), dataset.docs[doc_id].kind, dataset.docs[doc_id].operator, dataset.docs[doc_id].task_id)
             for doc_id, score in ranked.get(query_id, [])[:10]
-        ]
-        detail = details.get(query_id, {})
-        rows.append(
-            {
-                "system": system.name,
-                "query_id": query_id,
-                "task_id": dataset.query_task.get(query_id),
-                "exec@1": system.per_query["exec@1"].get(query_id, 0.0),
-                "canonical_rank": detail.get("canonical_rank"),
-                "canonical_score": detail.get("canonical_score"),
-                "beaten_by": detail.get("beaten_by", []),
-                "top10": top,
-            }
         )
-    return rows
+        detail = system.query_details.get(query_id, {})
+        records.append(
+            QueryRecord(
+                system=system.name,
+                query_id=query_id,
+                task_id=dataset.query_task.get(query_id),
+                exec_at_1=system.per_query["exec@1"].get(query_id, 0.0),
+                canonical_rank=detail.get("canonical_rank"),
+                canonical_score=detail.get("canonical_score"),
+                beaten_by=tuple(detail.get("beaten_by", ())),
+                top10=top,
+            )
+        )
+    return records
 
 
-def write_outputs(out: Path, dataset: Dataset, systems: list[SystemResult], results: dict[str, Any], depth: int, ties: str) -> Path:
+def write_outputs(out: Path, dataset: Dataset, systems: list[SystemResult], result: FolderResult, depth: int) -> Path:
     """Write every output file atomically; returns the report path. Run files and figures of an
     earlier evaluation into the same directory are removed first, so none is left stale."""
     for stale in [*(out / "runs").glob("*.trec"), *(out / "runs").glob("*.scores.tsv"), *(out / "figures").glob("*.png")]:
         stale.unlink()
-    per_query: list[dict[str, Any]] = []
+    ties = result.tie_policy
+    per_query: list[QueryRecord] = []
     for system in systems:
         ranked = rank_run(system.run, dataset.qrels, ties=ties)  # type: ignore[arg-type]
         ordered = tie_ordered(system.run, dataset.qrels, ties=ties, depth=depth)  # type: ignore[arg-type]
         atomic_write_bytes(out / "runs" / f"{system.name}.trec", trec_run_text(ordered, system.name).encode("utf-8"))
         atomic_write_bytes(out / "runs" / f"{system.name}.scores.tsv", raw_scores_text(ordered, system.run).encode("utf-8"))
-        per_query.extend(per_query_rows(dataset, system, ranked))
-    atomic_write_bytes(out / "per_query.jsonl", jsonl_bytes(per_query))
-    atomic_write_bytes(out / "results.json", json_bytes(results))
-    figures = write_figures(out, results)
-    report = render_report(results, per_query, dataset, figures)
+        per_query.extend(per_query_records(dataset, system, ranked))
+    atomic_write_bytes(out / "per_query.jsonl", jsonl_bytes(r.to_json() for r in per_query))
+    write_results(out, result)
+    figures = write_figures(out, result)
+    report = render_report(result, per_query, dataset, figures)
     atomic_write_bytes(out / "report.md", report.encode("utf-8"))
     return out / "report.md"
 
 
-def write_figures(out: Path, results: dict[str, Any]) -> dict[str, str]:
+def write_results(out: Path, result: FolderResult) -> None:
+    """Write ``results.json`` (the one place a folder's result becomes JSON)."""
+    atomic_write_bytes(out / "results.json", json_bytes(result.to_json()))
+
+
+def write_figures(out: Path, result: FolderResult) -> dict[str, str]:
     """Write the report's PNG figures; returns {figure name: relative path} (empty without matplotlib)."""
     try:
-        figures = {"leaderboard": leaderboard_plot(results), "density": density_plot(results), "operators": operator_plot(results)}
+        figures = {"leaderboard": leaderboard_plot(result), "density": density_plot(result), "operators": operator_plot(result)}
     except MissingDependencyError:
         return {}
     paths = {}

@@ -19,21 +19,25 @@ from execir.evaluate.config import EvalConfig
 from execir.metrics import evaluate
 from execir.metrics.analyses import density_ablation, gap_analyses, tie_rate
 from execir.metrics.stats import bootstrap_ci, paired_comparisons
+from execir.results import Comparison, DatasetFacts, Estimate, FolderResult, GapAnalyses, SystemSummary
 from execir.retrieve import get_retriever
 from execir.retrieve.base import Retriever, apply_task
 from execir.types import Run
 
 
-@dataclass
+@dataclass(frozen=True)
 class SystemResult:
-    """Everything measured for one retrieval system."""
+    """Everything measured for one retrieval system: the typed summary the report reads, and the
+    run, per-query metric vectors and per-query analysis details that runs/ and per_query.jsonl need."""
 
     name: str
     spec: str
     run: Run
     per_query: dict[str, dict[str, float]]
-    summary: dict[str, Any]
-    analyses: dict[str, Any]
+    """measure -> query -> value."""
+    summary: SystemSummary
+    query_details: dict[str, dict[str, Any]]
+    """query -> ``canonical``, ``canonical_rank``, ``canonical_score``, ``top1_doc``, ``top1_kind``, ``beaten_by``."""
 
 
 @dataclass
@@ -50,6 +54,10 @@ class Timer:
             yield
         finally:
             self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - started
+
+    def rounded(self) -> dict[str, float]:
+        """Seconds per stage, to the millisecond."""
+        return {k: round(v, 3) for k, v in self.seconds.items()}
 
 
 RetrieverFactory = Callable[[str], Retriever]
@@ -100,12 +108,7 @@ def score_system(dataset: Dataset, config: EvalConfig, timer: Timer, retriever: 
     """Metrics with bootstrap CIs, gap analyses and the density ablation for one run."""
     with timer.stage("score"):
         per_query = evaluate(dataset.qrels, run, config.measures, ties=config.ties)
-        metrics = {}
-        for measure, values in per_query.items():
-            mean, low, high = bootstrap_ci(
-                [values[q] for q in sorted(values)], n_resamples=config.bootstrap_resamples, seed=config.seed
-            )
-            metrics[measure] = {"mean": mean, "ci_low": low, "ci_high": high}
+        metrics = {measure: _estimate(values, config) for measure, values in per_query.items()}
     with timer.stage("analyse"):
         analyses = gap_analyses(dataset.qrels, run, dataset.docs, dataset.query_task, k=10, ties=config.ties)
         ablation = density_ablation(
@@ -113,47 +116,52 @@ def score_system(dataset: Dataset, config: EvalConfig, timer: Timer, retriever: 
             ties=config.ties,
         )
         ties_share = tie_rate(dataset.qrels, run, dataset.docs, dataset.query_task)
-    by_language = group_means(per_query, {q: i.language or "?" for q, i in dataset.query_info.items()}, ("exec@1", "ndcg@10"))
-    summary = {
-        "spec": spec,
-        "by_language": by_language,
-        "config": retriever.config() if hasattr(retriever, "config") else {},
-        "encoded_texts": retriever.encoded_texts,
-        "queries": len(dataset.qrels),
-        "metrics": metrics,
-        "tie_rate": ties_share,
-        "density_ablation": {str(level): values for level, values in ablation.items()},
-        "analyses": {k: v for k, v in analyses.items() if k != "per_query"},
-    }
-    return SystemResult(retriever.name, spec, run, per_query, summary, analyses)
+    summary = SystemSummary(
+        name=retriever.name,
+        spec=spec,
+        config=retriever.config() if hasattr(retriever, "config") else {},
+        encoded_texts=retriever.encoded_texts,
+        queries=len(dataset.qrels),
+        metrics=metrics,
+        tie_rate=ties_share,
+        density_ablation=dict(ablation),
+        analyses=GapAnalyses.of(analyses),
+        by_language=group_means(per_query, {q: i.language or "?" for q, i in dataset.query_info.items()}, ("exec@1", "ndcg@10")),
+    )
+    return SystemResult(retriever.name, spec, run, per_query, summary, analyses["per_query"])
 
 
-def compare_systems(systems: list[SystemResult], config: EvalConfig) -> list[dict[str, Any]]:
+def _estimate(values: dict[str, float], config: EvalConfig) -> Estimate:
+    """The mean over queries (in id order) with its seeded bootstrap CI."""
+    mean, low, high = bootstrap_ci([values[q] for q in sorted(values)], n_resamples=config.bootstrap_resamples, seed=config.seed)
+    return Estimate(mean, low, high)
+
+
+def compare_systems(systems: list[SystemResult], config: EvalConfig) -> tuple[Comparison, ...]:
     """Exact McNemar (Holm-corrected), win/tie/loss and bootstrap CI of the difference on exec@1."""
     if len(systems) < 2:
-        return []
+        return ()
     per_system = {s.name: s.per_query["exec@1"] for s in systems}
-    return paired_comparisons(per_system, seed=config.seed)
+    return tuple(Comparison.of(row) for row in paired_comparisons(per_system, seed=config.seed))
 
 
-def results_document(dataset: Dataset, config: EvalConfig, systems: list[SystemResult], comparisons: list[dict[str, Any]], timer: Timer) -> dict[str, Any]:
-    """The JSON-able ``results.json`` content."""
-    return {
-        "toolkit": {"name": "execir", "version": __version__},
-        "dataset": {
-            "path": str(dataset.root),
-            "name": dataset.name,
-            "task": dataset.task,
-            "language": dataset.language,
-            "split": dataset.split,
-            "manifest_sha256": dataset.manifest_sha256,
-            "source": dataset.manifest.get("source"),
-            "queries": len(dataset.queries),
-            "documents": len(dataset.corpus),
-        },
-        "config": config.to_json(),
-        "tie_policy": config.ties,
-        "systems": {s.name: s.summary for s in systems},
-        "comparisons": comparisons,
-        "timing_seconds": {k: round(v, 3) for k, v in timer.seconds.items()},
-    }
+def dataset_facts(dataset: Dataset) -> DatasetFacts:
+    """The folder's identity as ``results.json`` records it."""
+    return DatasetFacts(
+        path=str(dataset.root), name=dataset.name, task=dataset.task, language=dataset.language, split=dataset.split,
+        manifest_sha256=dataset.manifest_sha256, source=dataset.manifest.get("source"),
+        queries=len(dataset.queries), documents=len(dataset.corpus),
+    )
+
+
+def folder_result(dataset: Dataset, config: EvalConfig, systems: list[SystemResult], comparisons: tuple[Comparison, ...], timer: Timer) -> FolderResult:
+    """The typed result of one folder's evaluation (``results.json`` is its :meth:`FolderResult.to_json`)."""
+    return FolderResult(
+        toolkit_version=__version__,
+        dataset=dataset_facts(dataset),
+        config=config.to_json(),
+        tie_policy=config.ties,
+        systems=tuple(s.summary for s in systems),
+        comparisons=comparisons,
+        timing_seconds=timer.rounded(),
+    )

@@ -5,21 +5,15 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from execir.dataset import discover, load_dataset
 from execir.dataset.files import atomic_write_bytes, json_bytes
 from execir.evaluate.collection import averages, folder_summary
 from execir.evaluate.config import EvalConfig
-from execir.evaluate.outputs import write_outputs
-from execir.evaluate.pipeline import (
-    Timer,
-    compare_systems,
-    evaluate_systems,
-    results_document,
-)
+from execir.evaluate.outputs import write_outputs, write_results
+from execir.evaluate.pipeline import Timer, compare_systems, evaluate_systems, folder_result
 from execir.report.collection import render_collection
-from execir.results import CollectionResult, FolderSummary
+from execir.results import CollectionResult, FolderResult, FolderSummary
 from execir.retrieve import get_retriever
 from execir.retrieve.base import Retriever
 
@@ -30,13 +24,13 @@ def prepare_retrievers(config: EvalConfig) -> dict[str, Retriever]:
     return {spec: get_retriever(spec, cache_dir=config.cache_dir, progress=config.progress) for spec in config.retrievers}
 
 
-def run_evaluation(config: EvalConfig, retrievers: dict[str, Retriever] | None = None) -> tuple[dict[str, Any], Path]:
+def run_evaluation(config: EvalConfig, retrievers: dict[str, Retriever] | None = None) -> tuple[FolderResult, Path]:
     """Evaluate every configured retriever on one dataset folder and write all outputs."""
-    results, report, _ = _evaluate_folder(config, retrievers)
-    return results, report
+    result, report, _ = _evaluate_folder(config, retrievers)
+    return result, report
 
 
-def _evaluate_folder(config: EvalConfig, retrievers: dict[str, Retriever] | None) -> tuple[dict[str, Any], Path, FolderSummary]:
+def _evaluate_folder(config: EvalConfig, retrievers: dict[str, Retriever] | None) -> tuple[FolderResult, Path, FolderSummary]:
     timer = Timer()
     with timer.stage("load models"):
         prepared = retrievers if retrievers is not None else prepare_retrievers(config)
@@ -46,11 +40,11 @@ def _evaluate_folder(config: EvalConfig, retrievers: dict[str, Retriever] | None
     with timer.stage("compare"):
         comparisons = compare_systems(systems, config)
     with timer.stage("report"):
-        results = results_document(dataset, config, systems, comparisons, timer)
-        report = write_outputs(config.out, dataset, systems, results, config.run_depth, config.ties)
-    results["timing_seconds"] = {k: round(v, 3) for k, v in timer.seconds.items()}
-    atomic_write_bytes(config.out / "results.json", json_bytes(results))  # now with the report stage timed
-    return results, report, folder_summary(dataset, results, report.name)
+        result = folder_result(dataset, config, systems, comparisons, timer)
+        report = write_outputs(config.out, dataset, systems, result, config.run_depth)
+    result = replace(result, timing_seconds=timer.rounded())
+    write_results(config.out, result)  # now with the report stage timed
+    return result, report, folder_summary(dataset, result, report.name)
 
 
 def run_collection(config: EvalConfig, retrievers: dict[str, Retriever] | None = None) -> tuple[CollectionResult, Path]:

@@ -41,11 +41,10 @@ admitted only when every repeat PASSes.
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
-
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 
 from execir.execute.evidence import Raw
 from execir.execute.limits import Limits

@@ -3,14 +3,14 @@ every folder, the search-query collapse and the per-language breakdown (pure, fr
 
 from __future__ import annotations
 
-from execir.report.tables import markdown_table, pct, text_table
+from execir.report.tables import ci, markdown_table, pct, text_table
 from execir.results import CollectionResult, Estimate, FolderSummary
 
 DIRECTIONS = ("t2c", "c2t", "c2c")
 
 
 def _est(value: Estimate | None) -> str:
-    return "n/a" if value is None else f"{value.mean:.3f} [{value.low:.3f}, {value.high:.3f}]"
+    return "n/a" if value is None else ci(value)
 
 
 def _systems(result: CollectionResult) -> list[str]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from execir.results import Estimate
+
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """A GitHub-flavoured markdown table."""
@@ -27,9 +29,9 @@ def pct(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.1f}%"
 
 
-def ci(metric: dict[str, float]) -> str:
+def ci(estimate: Estimate) -> str:
     """``mean [low, high]`` with three decimals."""
-    return f"{metric['mean']:.3f} [{metric['ci_low']:.3f}, {metric['ci_high']:.3f}]"
+    return f"{estimate.mean:.3f} [{estimate.low:.3f}, {estimate.high:.3f}]"
 
 
 def pvalue(p: float) -> str:
