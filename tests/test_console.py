@@ -27,7 +27,7 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("console")
     done = _execir("build", "humaneval", "--limit", "6", "--out", str(tmp / "he"), "--cache", str(tmp / "c.sqlite"))
     _assert_no_bars(done)
-    assert done.stdout.splitlines()[0] == f"dataset: {tmp / 'he'}"
+    assert done.stdout.splitlines()[0] == f"output: {tmp / 'he'}"
     return tmp / "he"
 
 
@@ -35,6 +35,6 @@ def test_eval_with_bm25_dense_and_hybrid_prints_no_bars(dataset: Path, tmp_path:
     done = _execir("eval", str(dataset), "--out", str(tmp_path / "res"), "--cache-dir", str(tmp_path / "emb"))
     _assert_no_bars(done)
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("system ") and set(lines[1]) <= {"-", " "}
+    assert lines[0].startswith("system ") and set(lines[1]) <= {"-", " "}  # the averages over tasks, then a leaderboard per task
     assert {"bm25", "dense-all-MiniLM-L6-v2", "hybrid-bm25+dense-all-MiniLM-L6-v2"} <= {line.split()[0] for line in lines[2:5]}
 

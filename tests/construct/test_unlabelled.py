@@ -122,4 +122,4 @@ def test_unlabelled_rewrite_and_candidate_verdicts_never_become_labels(tmp_path:
     corpus = [json.loads(line) for line in (tmp_path / "out" / "t2c-description" / "corpus.jsonl").read_text().splitlines()]
     kept = {d["text"]: (d["metadata"]["grade"], d["metadata"]["verdict"]) for d in corpus if d["metadata"]["kind"] in ("rewrite", "candidate")}
     assert kept == {programs[0]: (2, "PASS"), programs[1]: (1, "FAIL")}
-    assert "rejected: duplicate_text=" in format_summary(summary) and "flaky=1, undecided=1" in format_summary(summary)
+    assert "flaky=1, undecided=1" in format_summary(summary)

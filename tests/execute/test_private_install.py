@@ -75,8 +75,9 @@ def test_small_build_from_a_private_checkout(tmp_path: Path) -> None:
     done = _execir(checkout, "build", "humaneval", "--limit", "3", "--max-mutants", "1", "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
-    assert len((tmp_path / "out" / "queries.jsonl").read_text().splitlines()) == 3
-    assert manifest["counts"]["canonical"] == 3 and manifest["counts"]["mutant"] >= 1
+    assert len((tmp_path / "out" / "t2c-description" / "queries.jsonl").read_text().splitlines()) == 3
+    counts = manifest["build"]["languages"]["python"]["counts"]
+    assert counts["canonical"] == 3 and counts["mutant"] >= 1
 
 
 def test_staged_harness_is_world_readable(tmp_path: Path) -> None:

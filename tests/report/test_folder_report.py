@@ -3,8 +3,6 @@ no evaluation runs, and nothing reads a results dict."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from execir.dataset import Dataset, load_dataset
@@ -96,7 +94,7 @@ def test_terminal_and_figure_labels_from_typed_records() -> None:
     assert operator_labels(result) == ["arith_swap (n=6)", "min_max_swap (n=6)"]
 
 
-def test_report_from_results_json_is_the_same(dataset: Dataset, tmp_path: Path) -> None:
+def test_report_from_results_json_is_the_same(dataset: Dataset) -> None:
     result = folder_result()
     again = FolderResult.from_json(result.to_json())
     assert render_report(again, [failure("tied")], dataset) == render_report(result, [failure("tied")], dataset)
