@@ -71,7 +71,7 @@ def folder_counts(records: FolderRecords, plan: SplitPlan) -> dict[str, Any]:
         "queries_by_language": dict(sorted(by_language.items())),
         "positives_per_query": round(statistics.mean(positives[q] for q in ids), 4) if ids else 0.0,
         "hard_negatives_per_query": round(statistics.mean(negatives[q] for q in ids), 4) if ids else 0.0,
-        "median_query_tokens": statistics.median(lengths) if lengths else 0,
+        "median_query_tokens": float(statistics.median(lengths)) if lengths else 0.0,
     }
 
 
