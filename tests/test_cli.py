@@ -73,6 +73,32 @@ def test_bad_build_options_are_one_line_errors(tmp_path: Path, capsys: pytest.Ca
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--tasks", "t2c,nope"), "unknown task 'nope'"),
+        (("--rewrites", "-1"), "--rewrites and --counterfactuals must be >= 0"),
+        (("--candidates", "missing.jsonl"), "missing.jsonl"),
+    ],
+)
+def test_bad_task_options_are_one_line_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: tuple[str, str], message: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "humaneval", "--out", str(tmp_path / "o"), *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("splits", ["0.5,0.5", "0.5,0.5,0.5", "a,b,c", "-0.1,0.6,0.5"])
+def test_bad_splits_are_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], splits: str) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["build", "humaneval", "--out", str(tmp_path / "o"), "--splits", splits])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --splits" in err and "Traceback" not in err
+
+
 def test_out_that_is_a_file_is_refused_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "o").write_text("x")
     assert main(["build", "humaneval", "--out", str(tmp_path / "o"), "--limit", "1"]) == 2

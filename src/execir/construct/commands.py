@@ -10,6 +10,7 @@ from execir.console import progress_enabled
 from execir.construct.config import DEFAULT_COUNTERFACTUALS, DEFAULT_MAX_MUTANTS, DEFAULT_REWRITES, DEFAULT_SEED, DEFAULT_SPLITS, BuildConfig
 from execir.construct.pipeline import BuildSummary, build
 from execir.dataset.splits import parse_fractions
+from execir.errors import ExecIRError
 from execir.execute import OracleConfig
 from execir.paths import verdict_cache_path
 from execir.tasks.multilingual.sources import MULTILINGUAL_SOURCES
@@ -85,6 +86,14 @@ def _languages(known: tuple[str, ...]) -> Callable[[str], str]:
     return parse
 
 
+def _fractions(text: str) -> tuple[float, float, float]:
+    """argparse type of ``--splits`` (a usage error, not a traceback, when malformed)."""
+    try:
+        return parse_fractions(text)
+    except ExecIRError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--splits ")) from None
+
+
 def add_build_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by every build source."""
     parser.add_argument("--out", type=Path, required=True, help="output folder (one dataset folder per task inside)")
@@ -96,7 +105,7 @@ def add_build_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--candidates", type=Path, default=None, help="JSONL of programs to judge (task_id, language, code, optional source): "
                         "each enters its task's pool as 2 (passes) or 1 (fails)")
     parser.add_argument("--distractors", type=Path, default=None, help="JSONL of extra code-to-text hard negatives (task_id, text, optional source)")
-    parser.add_argument("--splits", type=parse_fractions, default=DEFAULT_SPLITS, help="train,dev,test fractions of the problems (default 0.5,0.1,0.4)")
+    parser.add_argument("--splits", type=_fractions, default=DEFAULT_SPLITS, help="train,dev,test fractions of the problems (default 0.5,0.1,0.4)")
     parser.add_argument("--max-mutants", type=int, default=DEFAULT_MAX_MUTANTS, help="verified-failing mutants kept per task")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="mutant selection seed")
     parser.add_argument(

@@ -97,7 +97,7 @@ def parse_tasks(spec: str | None) -> tuple[TaskSpec, ...]:
         elif part in TASK_SPECS:
             wanted.add(part)
         else:
-            raise ExecIRError(f"--tasks: unknown task '{part}' (known: {', '.join([*DIRECTIONS, *TASK_SPECS])})")
+            raise ExecIRError(f"--tasks: unknown task '{part}' (known: {', '.join(dict.fromkeys([*DIRECTIONS, *TASK_SPECS]))})")
     return tuple(s for name, s in TASK_SPECS.items() if name in wanted)
 
 
