@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from execir.construct.verify import KeptExtra, VerifiedTask, human_mutant, job_for
+from execir.dataset.records import NO_EDIT
 from execir.execute import ExecResult, Oracle
 from execir.languages import ParseError, get_language
 from execir.rewrite import rewrites as rewrites_of
@@ -27,7 +28,6 @@ from execir.tasks.candidates import Candidate
 from execir.types import Edit, Verdict
 
 POSITIVE_REPEATS = 2
-NO_EDIT = Edit(0, 0, "", "")
 
 
 @dataclass
@@ -152,9 +152,7 @@ def verify_candidates(items: Sequence[VerifiedTask], oracle: Oracle, outcome: Ex
 
 
 def _document_text(candidate: Candidate) -> str:
-    """The candidate as a corpus document: comments and docstrings removed like every program's
-    (the raw code when it does not parse: it is still run, and fails)."""
-    try:
-        return get_language(candidate.language).strip_comments(candidate.code)
-    except Exception:  # noqa: BLE001 - an unparsable candidate keeps its text; the oracle judges it
-        return candidate.code
+    """The candidate as a corpus document: comments and docstrings removed like every program's.
+    ``strip_comments`` is lenient in every language: code that does not parse comes back as it is
+    (it is still run, and fails)."""
+    return get_language(candidate.language).strip_comments(candidate.code)

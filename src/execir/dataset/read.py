@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -121,7 +121,7 @@ def discover(root: Path) -> list[Path]:
     return found
 
 
-def _merge(parts: Iterator[Qrels] | Any) -> Qrels:
+def _merge(parts: Iterable[Qrels]) -> Qrels:
     merged: Qrels = {}
     for part in parts:
         for query_id, judged in part.items():

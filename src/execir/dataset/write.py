@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import statistics
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,6 +23,7 @@ from execir.dataset.layout import (
 from execir.dataset.records import SPLITS, FolderRecords
 from execir.dataset.spec import get_spec
 from execir.dataset.splits import SplitPlan
+from execir.dataset.stats import judgement_means, median_tokens
 
 
 def qrels_bytes(rows: Sequence[tuple[str, str, int]]) -> bytes:
@@ -53,13 +53,11 @@ def split_rows(records: FolderRecords, plan: SplitPlan) -> dict[str, list[tuple[
 
 def folder_counts(records: FolderRecords, plan: SplitPlan) -> dict[str, Any]:
     """Queries, documents, judgements per query and query length, for the manifest and the notes."""
-    positives: Counter[str] = Counter()
-    negatives: Counter[str] = Counter()
+    grades: dict[str, list[int]] = {q.id: [] for q in records.queries}
     for query_id, _, grade in records.qrels:
-        (positives if grade >= 2 else negatives)[query_id] += 1
-    ids = [q.id for q in records.queries]
+        grades[query_id].append(grade)
+    positives, negatives = judgement_means(list(grades.values()))
     per_split = Counter(plan.assignment[q.problem] for q in records.queries)
-    lengths = [len(q.text.split()) for q in records.queries]
     by_language: dict[str, int] = defaultdict(int)
     for query in records.queries:
         by_language[query.language] += 1
@@ -69,9 +67,9 @@ def folder_counts(records: FolderRecords, plan: SplitPlan) -> dict[str, Any]:
         "documents_by_kind": dict(sorted(Counter(d.kind for d in records.documents).items())),
         "queries_by_split": {name: per_split.get(name, 0) for name in SPLITS},
         "queries_by_language": dict(sorted(by_language.items())),
-        "positives_per_query": round(statistics.mean(positives[q] for q in ids), 4) if ids else 0.0,
-        "hard_negatives_per_query": round(statistics.mean(negatives[q] for q in ids), 4) if ids else 0.0,
-        "median_query_tokens": float(statistics.median(lengths)) if lengths else 0.0,
+        "positives_per_query": positives,
+        "hard_negatives_per_query": negatives,
+        "median_query_tokens": median_tokens(q.text for q in records.queries),
     }
 
 

@@ -12,6 +12,7 @@ import statistics
 
 from execir.dataset import Dataset
 from execir.dataset.spec import get_spec
+from execir.dataset.stats import judgement_means, median_tokens
 from execir.errors import ExecIRError
 from execir.results import Composition, FolderResult, FolderScore, FolderSummary
 
@@ -41,7 +42,7 @@ def folder_summary(dataset: Dataset, result: FolderResult, report: str) -> Folde
 
 def composition(dataset: Dataset) -> Composition:
     """Counts of the loaded split (queries) and the folder (documents)."""
-    judged = [list(v.values()) for v in dataset.qrels.values()]
+    positives, negatives = judgement_means([list(v.values()) for v in dataset.qrels.values()])
     kinds: dict[str, int] = {}
     for info in dataset.docs.values():
         kinds[info.kind] = kinds.get(info.kind, 0) + 1
@@ -51,9 +52,9 @@ def composition(dataset: Dataset) -> Composition:
     return Composition(
         queries=len(dataset.queries),
         documents=len(dataset.corpus),
-        positives_per_query=round(statistics.mean(sum(g >= 2 for g in j) for j in judged), 4) if judged else 0.0,
-        hard_negatives_per_query=round(statistics.mean(sum(g == 1 for g in j) for j in judged), 4) if judged else 0.0,
-        median_query_tokens=float(statistics.median(len(t.split()) for t in dataset.queries.values())) if dataset.queries else 0.0,
+        positives_per_query=positives,
+        hard_negatives_per_query=negatives,
+        median_query_tokens=median_tokens(dataset.queries.values()),
         documents_by_kind=dict(sorted(kinds.items())),
         queries_by_language=dict(sorted(languages.items())),
     )
