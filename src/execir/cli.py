@@ -22,6 +22,8 @@ COMMAND_MODULES = (
     "execir.mutate.commands",
     "execir.execute.commands",
     "execir.evaluate.commands",
+    "execir.train.commands",
+    "execir.interop.commands",
 )
 
 DESCRIPTION = "Build execution-verified code-retrieval benchmarks and evaluate retrievers on them."

@@ -1,0 +1,78 @@
+"""The reranker protocol: the second stage of a two-stage system.
+
+A first-stage retriever searches every query to a depth (``--depth``, default 100); a reranker then
+sees only that query's candidates, in the previous stage's order, and scores them. A chain
+(``exec+ce:<model>``) uses its stages as sort keys, left first: the final order sorts candidates by
+the first reranker's score, then the next one's, and the first stage's order breaks what is still
+tied. So ``exec`` (pass the query's examples: 1, else 0) in front of a cross-encoder puts the
+candidates that pass first, each group in the cross-encoder's order; ``exec`` alone keeps the first
+stage's order within each group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from execir.dataset.spec import TaskSpec
+
+
+@dataclass(frozen=True)
+class RerankRequest:
+    """One folder's reranking work: every query with its candidates.
+
+    ``candidates`` lists each query's candidate document ids in the previous stage's order (best
+    first). ``documents`` holds the text of every candidate (and may hold more). ``doc_language``
+    and ``query_language`` give the programming language where the dataset records one (empty
+    string when unknown); ``source`` is the dataset's task source (``humaneval``, ``mbpp``,
+    ``livecodebench``, ...), empty when unknown."""
+
+    queries: Mapping[str, str]
+    candidates: Mapping[str, tuple[str, ...]]
+    documents: Mapping[str, str]
+    doc_language: Mapping[str, str] = field(default_factory=dict)
+    query_language: Mapping[str, str] = field(default_factory=dict)
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class RerankStats:
+    """What a reranker did on one request, for the report (all counts; empty ``extra`` when none).
+
+    ``queries`` and ``pairs`` count the queries and (query, candidate) pairs scored; ``seconds``
+    the wall time of :meth:`Reranker.score`. ``extra`` holds reranker-specific counts, e.g. the
+    execution reranker's ``queries_with_examples`` and ``candidates_executed``."""
+
+    queries: int
+    pairs: int
+    seconds: float
+    extra: Mapping[str, float] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Reranker(Protocol):
+    """Scores a query's candidates; higher is better. Never sees documents outside the candidates.
+
+    Usage: ``r.use_task(spec)`` for the folder's task (prompts and instructions may depend on it;
+    None means text to code), then ``r.score(request)``. The returned mapping has, for every query
+    of the request, a score for every one of its candidates (no more, no fewer)."""
+
+    name: str
+
+    def use_task(self, task: TaskSpec | None) -> None:
+        """Prepare for ``task``; call before :meth:`score`."""
+        ...
+
+    def score(self, request: RerankRequest) -> dict[str, dict[str, float]]:
+        """query id -> candidate id -> score, for every candidate of every query."""
+        ...
+
+    def stats(self) -> RerankStats:
+        """Counts of the last :meth:`score` call."""
+        ...
+
+    def config(self) -> dict[str, object]:
+        """The reranker's identity for ``results.json`` (model, revision, batch size, ...)."""
+        ...
