@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
-            if exc.name != module_name:
+            if exc.name is None or not (module_name == exc.name or module_name.startswith(exc.name + ".")):
                 raise
             continue
         module.register(subparsers)
