@@ -2,7 +2,7 @@
 
 Runs ``execir run`` twice against a fresh cache directory: first cold (every verdict executed,
 every text encoded), then warm (everything from the caches). Prints total wall time and the
-per-stage split the evaluation records (load dataset, load models, index + encode + search,
+per-stage split the evaluation records (load dataset, load models, first stage,
 score, analyse, compare, report), summed over the task folders, plus the build's own wall time.
 
 Usage: python benchmarks/bench_run.py

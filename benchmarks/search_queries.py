@@ -12,7 +12,7 @@ import statistics
 from pathlib import Path
 
 from execir.dataset import load_dataset
-from execir.evaluate.pipeline import without_identical
+from execir.evaluate.second_stage import search_depth, without_identical
 from execir.metrics import evaluate
 from execir.paths import embedding_cache_dir
 from execir.retrieve import get_retriever
@@ -35,7 +35,7 @@ def main() -> None:
         retriever = get_retriever(spec, cache_dir=embedding_cache_dir(), progress=False)
         retriever.index(dataset.corpus)
         for name, queries in variants.items():
-            run = without_identical(retriever.search(queries, top_k=len(dataset.corpus)))
+            run = without_identical(retriever.search(queries, top_k=search_depth(dataset, 100)))
             values = evaluate(dataset.qrels, run, ["exec@1", "ndcg@10"])
             means = {m: statistics.mean(v.values()) for m, v in values.items()}
             tokens = statistics.median(len(q.split()) for q in queries.values())

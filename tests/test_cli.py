@@ -140,3 +140,47 @@ def test_eval_help_documents_the_retriever_grammar_and_default(capsys: pytest.Ca
     for form in ("bm25", "dense:<model id>[@<revision>]", "dense:<local path>", "hybrid:<specA>+<specB>", "api:<provider>:<model>"):
         assert form in text
     assert "Without --retriever, eval runs bm25, dense, hybrid." in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--retriever", "bm25", "--retriever", "dense", "--name", "mine"), "--name names the one retriever's system, but 2 retrievers"),
+        (("--retriever", "bm25", "--metrics", "bleu@4"), "unknown measure 'bleu@4'"),
+        (("--retriever", "bm25", "--metrics", "exec@1", "--k", "5"), "every --metrics name has one"),
+        (("--retriever", "bm25", "--depth", "5"), "--depth 5 is below the cut-off of exec@10"),
+        (("--retriever", "bm25", "--rerank", "sparse"), "unknown rerank spec 'sparse'"),
+        (("--retriever", "bm25", "--rerank", "ce:./no/such/model"), "the model directory ./no/such/model does not exist"),
+    ],
+)
+def test_eval_options_are_checked_before_the_dataset_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
+) -> None:
+    assert main(["eval", str(tmp_path / "no-dataset"), *args, "--out", str(tmp_path / "o"), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "no dataset here" not in err and "Traceback" not in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_eval_with_depth_name_metrics_and_exec_rerank_grammar_in_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["eval", "--help"])
+    text = capsys.readouterr().out
+    for option in ("--depth", "--rerank", "--name", "--metrics", "--k", "--workers", "ce:<model id>[@<revision>]", "exec+ce:"):
+        assert option in text
+
+
+def test_eval_name_metrics_and_depth_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.evaluate.test_pipeline import make_dataset
+
+    root = make_dataset(tmp_path / "ds")
+    args = ["eval", str(root), "--retriever", "bm25", "--name", "lexical", "--metrics", "exec,recall", "--k", "1,10", "--depth", "10"]
+    assert main([*args, "--out", str(tmp_path / "o"), "--no-progress"]) == 0
+    results = json.loads((tmp_path / "o" / "results.json").read_text())
+    assert set(results["systems"]) == {"lexical"} and results["config"]["depth"] == 10
+    assert results["config"]["display_measures"] == ["exec@1", "exec@10", "recall@1", "recall@10"]
+    assert {"ndcg@10", "mrr@10", "recall@1"} <= set(results["systems"]["lexical"]["metrics"])
+    row = json.loads((tmp_path / "o" / "per_query.jsonl").read_text().splitlines()[0])
+    assert {"exec@1", "recall@10", "ndcg@10", "mrr@10"} <= set(row)
+    assert (tmp_path / "o" / "runs" / "lexical.trec").is_file()
+    assert "| system | exec@1 | exec@10 | recall@1 | recall@10 | texts encoded |" in (tmp_path / "o" / "report.md").read_text()

@@ -4,7 +4,7 @@ render them): neither imports the other's internals. Serialised to JSON only at 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 
@@ -33,6 +33,10 @@ class FolderScore:
     coreb_intrusion: float
     """CoREB's: a hard negative above a correct document, both in the top 10."""
     by_language: dict[str, dict[str, float]]
+    first_stage: str | None = None
+    """For a reranked system: the first-stage system whose candidates it reordered."""
+    deltas: dict[str, Estimate] = field(default_factory=dict)
+    """For a reranked system: measure -> mean difference to its first stage with a paired bootstrap 95% CI."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +160,56 @@ class GapAnalyses:
 
 
 @dataclass(frozen=True)
+class McNemar:
+    """Exact McNemar test of a reranked system against its first stage on exec@1: ``wins`` (queries
+    only the reranked system solves at rank 1), ``losses`` (only the first stage does), two-sided p."""
+
+    wins: int
+    losses: int
+    p_value: float
+
+
+@dataclass(frozen=True)
+class RerankSummary:
+    """How a reranked system was made from its first stage, what the reranker did, and what it changed."""
+
+    first_stage: str
+    """The first-stage system's name."""
+    spec: str
+    """The rerank spec (``exec``, ``ce:<model>``, ``exec+ce:<model>``...)."""
+    config: dict[str, Any]
+    """The reranker's own configuration."""
+    queries: int
+    pairs: int
+    seconds: float
+    """Wall time of the reranker's scoring."""
+    extra: dict[str, float]
+    """Reranker-specific counts (e.g. ``queries_with_examples``, ``candidates_executed``)."""
+    seconds_per_query: float
+    deltas: dict[str, Estimate]
+    """Measure (exec@1, exec@10, nDCG@10) -> mean of reranked minus first stage, with a paired bootstrap 95% CI."""
+    mcnemar: McNemar
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any]) -> RerankSummary:
+        """From the ``rerank`` record of a system in ``results.json``."""
+        return cls(
+            first_stage=str(record["first_stage"]), spec=str(record["spec"]), config=dict(record["config"]), queries=int(record["queries"]),
+            pairs=int(record["pairs"]), seconds=float(record["seconds"]), extra={k: float(v) for k, v in record["extra"].items()},
+            seconds_per_query=float(record["seconds_per_query"]), deltas={m: Estimate.of(v) for m, v in record["deltas"].items()},
+            mcnemar=McNemar(**record["mcnemar"]),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``rerank`` record of a system in ``results.json``."""
+        return {
+            "first_stage": self.first_stage, "spec": self.spec, "config": self.config, "queries": self.queries, "pairs": self.pairs,
+            "seconds": self.seconds, "extra": self.extra, "seconds_per_query": self.seconds_per_query,
+            "deltas": {m: _metric(e) for m, e in self.deltas.items()}, "mcnemar": asdict(self.mcnemar),
+        }
+
+
+@dataclass(frozen=True)
 class SystemSummary:
     """Everything measured for one retrieval system on one folder (per-query vectors aside)."""
 
@@ -174,6 +228,8 @@ class SystemSummary:
     analyses: GapAnalyses
     by_language: dict[str, dict[str, float]]
     """Query language -> ``n`` and measure means."""
+    rerank: RerankSummary | None = None
+    """For a reranked system (``<first stage>>><reranker>``): its first stage, reranker and deltas; None for a first stage."""
 
     @classmethod
     def of(cls, name: str, record: Mapping[str, Any]) -> SystemSummary:
@@ -183,6 +239,7 @@ class SystemSummary:
             queries=int(record["queries"]), metrics={m: Estimate.of(v) for m, v in record["metrics"].items()},
             tie_rate=float(record["tie_rate"]), density_ablation={int(level): dict(v) for level, v in record["density_ablation"].items()},
             analyses=GapAnalyses.of(record["analyses"]), by_language={g: dict(v) for g, v in record["by_language"].items()},
+            rerank=RerankSummary.of(record["rerank"]) if record.get("rerank") is not None else None,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -192,6 +249,7 @@ class SystemSummary:
             "metrics": {m: _metric(e) for m, e in self.metrics.items()}, "tie_rate": self.tie_rate,
             "density_ablation": {str(level): values for level, values in self.density_ablation.items()},
             "analyses": self.analyses.to_json(), "by_language": self.by_language,
+            "rerank": self.rerank.to_json() if self.rerank is not None else None,
         }
 
 
@@ -304,7 +362,11 @@ class RankedDoc:
 
 @dataclass(frozen=True)
 class QueryRecord:
-    """One system on one query: its exec@1, the canonical's rank and score, the mutants above it and the top 10."""
+    """One system on one query: its exec@1, the canonical's rank and score, the mutants above it and the top 10.
+
+    ``canonical_rank`` and ``canonical_score`` are None when the canonical is beyond the evaluation
+    depth (not among the retrieved documents). ``measures`` holds every computed measure's value
+    (``ndcg@10``, ``mrr@10``...), written as top-level keys of the ``per_query.jsonl`` line."""
 
     system: str
     query_id: str
@@ -314,10 +376,12 @@ class QueryRecord:
     canonical_score: float | None
     beaten_by: tuple[str, ...]
     top10: tuple[RankedDoc, ...]
+    measures: dict[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """One line of ``per_query.jsonl``."""
         return {
+            **self.measures,
             "system": self.system, "query_id": self.query_id, "task_id": self.task_id, "exec@1": self.exec_at_1,
             "canonical_rank": self.canonical_rank, "canonical_score": self.canonical_score, "beaten_by": list(self.beaten_by),
             "top10": [asdict(doc) for doc in self.top10],

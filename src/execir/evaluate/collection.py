@@ -17,6 +17,8 @@ from execir.errors import ExecIRError
 from execir.results import Composition, FolderResult, FolderScore, FolderSummary
 
 HEADLINE = ("exec@1", "ndcg@10", "mrr@10")
+COLLECTION_DELTAS = ("exec@1", "ndcg@10")
+"""A reranked system's deltas against its first stage that the collection report shows."""
 
 
 def folder_summary(dataset: Dataset, result: FolderResult, report: str) -> FolderSummary:
@@ -33,6 +35,8 @@ def folder_summary(dataset: Dataset, result: FolderResult, report: str) -> Folde
             intrusion=s.analyses.intrusion.share,
             coreb_intrusion=s.analyses.coreb_intrusion.share,
             by_language=s.by_language,
+            first_stage=s.rerank.first_stage if s.rerank is not None else None,
+            deltas={m: s.rerank.deltas[m] for m in COLLECTION_DELTAS if m in s.rerank.deltas} if s.rerank is not None else {},
         )
         for s in result.systems
     )

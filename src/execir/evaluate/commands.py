@@ -11,16 +11,23 @@ from execir.construct.commands import format_summary
 from execir.construct.config import BuildConfig
 from execir.construct.pipeline import build
 from execir.dataset.read import SPLIT_CHOICES
-from execir.evaluate.config import DEFAULT_RETRIEVERS, EvalConfig
-from execir.evaluate.runner import prepare_retrievers, run_collection
+from execir.evaluate.config import DEFAULT_DEPTH, DEFAULT_RETRIEVERS, HEADLINE_MEASURES, EvalConfig
+from execir.evaluate.measures import DISPLAY_MEASURES, chosen_measures
+from execir.evaluate.runner import eval_oracle, prepare_rerankers, prepare_retrievers, run_collection
 from execir.execute import OracleConfig
 from execir.paths import embedding_cache_dir, verdict_cache_path
 from execir.report.collection import format_collection
+from execir.rerank.registry import RERANK_SPEC_HELP
 from execir.retrieve.registry import SPEC_HELP
 
 EVAL_EPILOG = f"""{SPEC_HELP}
 
-Without --retriever, eval runs {", ".join(DEFAULT_RETRIEVERS)}.
+{RERANK_SPEC_HELP}
+
+Without --retriever, eval runs {", ".join(DEFAULT_RETRIEVERS)}. Each retriever returns its top --depth documents per
+query; metrics and analyses use that run (a document beyond the depth is unranked, as in trec_eval). Each --rerank
+spec reorders every retriever's candidates into a system named <retriever>>><reranker> (e.g. bm25>>exec), reported
+beside its first stage with the paired deltas (bootstrap CI) and the exact McNemar test on exec@1.
 
 examples:
   execir eval data/he --out results/he                                  # {", ".join(DEFAULT_RETRIEVERS)}
@@ -28,6 +35,8 @@ examples:
   execir eval data/he --retriever hybrid:bm25+dense:./my-model --ties trec --out results/he-trec
   execir eval data/he --retriever api:voyage:voyage-code-3 --out results/he-voyage
   execir eval data/he/c2t --split all --out results/he-c2t                   # one folder, every split
+  execir eval data/he --retriever dense --rerank exec --rerank ce:BAAI/bge-reranker-base --depth 50 --out results/he-rr
+  execir eval data/he --retriever dense:./my-model --name mine --metrics exec,ndcg,recall --k 1,10,100 --out results/mine
 
 DATASET is a build's output (every task folder in it is evaluated: results per folder in OUT/<folder>/,
 the collection's averages and per-task leaderboard in OUT/report.md) or one folder. Scores use the
@@ -46,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``eval`` and ``run`` commands."""
     parser = subparsers.add_parser(
         "eval", help="evaluate retrievers on a dataset", epilog=EVAL_EPILOG,
-        description="Rank every document for every query with each retriever, then score (exec@k, nDCG, MRR, ...), "
+        description="Rank the corpus for every query with each retriever (to --depth), optionally rerank, then score (exec@k, nDCG, MRR, ...), "
         "bootstrap CIs, paired significance and near-clone gap analyses; writes results.json, runs/, per_query.jsonl, "
         "report.md and figures/.",
     )
@@ -55,6 +64,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--retriever", action="append", dest="retrievers", metavar="SPEC",
         help=f"retriever spec, repeatable; see the grammar below (default: {' '.join(DEFAULT_RETRIEVERS)})",
     )
+    parser.add_argument("--rerank", action="append", dest="reranks", metavar="SPEC", default=[],
+                        help="rerank spec, repeatable, applied on top of every retriever; see the grammar below (default: none)")
+    parser.add_argument("--name", default=None, help="system name of the one --retriever (default: the retriever's own name)")
+    parser.add_argument("--metrics", default=None, metavar="LIST",
+                        help="comma list of measures to show and record per query, e.g. exec@1,ndcg@10,mrr@10,recall@100; "
+                        f"{', '.join(DISPLAY_MEASURES)} are always computed (default: {','.join(DISPLAY_MEASURES)})")
+    parser.add_argument("--k", default=None, metavar="LIST",
+                        help="comma list of cut-offs for the --metrics names given without one, e.g. --metrics exec,ndcg --k 1,5,10 "
+                        "(default: none)")
+    parser.add_argument("--workers", type=int, default=2, help="parallel execution sandboxes of the exec reranker")
     _add_eval_options(parser)
     parser.set_defaults(handler=run_eval)
     main_job = subparsers.add_parser(
@@ -73,6 +92,8 @@ def _add_eval_options(parser: argparse.ArgumentParser, *, with_out: bool = True)
     parser.add_argument("--ties", choices=("pessimistic", "trec"), default="pessimistic",
                         help="tie policy: pessimistic ranks a correct document after every wrong one with the same score; "
                         "trec orders ties by document id, descending, as trec_eval does")
+    parser.add_argument("--depth", type=int, default=DEFAULT_DEPTH,
+                        help="documents each retriever returns per query; metrics, analyses, rerankers and runs/ use them")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the density ablation (and of the build, for run)")
     if with_out:
         parser.add_argument("--split", choices=SPLIT_CHOICES, default="test", help="qrels to score (default test; 'all' for zero-shot systems)")
@@ -81,8 +102,11 @@ def _add_eval_options(parser: argparse.ArgumentParser, *, with_out: bool = True)
 
 
 def _eval_config(args: argparse.Namespace, dataset: Path, out: Path, retrievers: tuple[str, ...]) -> EvalConfig:
+    chosen = chosen_measures(getattr(args, "metrics", None), getattr(args, "k", None))
     return EvalConfig(
         dataset=dataset, out=out, retrievers=retrievers, ties=args.ties, seed=args.seed, split=getattr(args, "split", "all"),
+        depth=args.depth, reranks=tuple(getattr(args, "reranks", ())), name=getattr(args, "name", None),
+        measures=chosen or HEADLINE_MEASURES, display=chosen or DISPLAY_MEASURES,
         cache_dir=args.cache_dir or embedding_cache_dir(), progress=progress_enabled(not args.no_progress),
     )
 
@@ -90,8 +114,9 @@ def _eval_config(args: argparse.Namespace, dataset: Path, out: Path, retrievers:
 def run_eval(args: argparse.Namespace) -> int:
     """Handler of ``execir eval``."""
     config = _eval_config(args, args.dataset, args.out, tuple(args.retrievers or DEFAULT_RETRIEVERS))
-    retrievers = prepare_retrievers(config)  # every spec is checked before any work starts
-    result, report = run_collection(config, retrievers)
+    retrievers = prepare_retrievers(config)  # every spec and option is checked before any work starts
+    rerankers = prepare_rerankers(config, eval_oracle(config, args.workers))
+    result, report = run_collection(config, retrievers, rerankers)
     print(format_collection(result))
     print(f"\nreport: {report}")
     return 0
@@ -108,7 +133,7 @@ def run_main_job(args: argparse.Namespace) -> int:
     print("== building the HumanEval benchmark (execution-verified) ==")
     print(format_summary(build(config, oracle)))
     print(f"\n== evaluating {', '.join(DEFAULT_RETRIEVERS)} on every folder (all splits: zero-shot systems) ==")
-    result, report = run_collection(eval_config, retrievers)
+    result, report = run_collection(eval_config, retrievers, {})
     print(format_collection(result))
     print(f"\nreport: {report}\ntotal wall time: {time.perf_counter() - started:.1f} s")
     return 0

@@ -1,12 +1,17 @@
-"""Evaluate retrievers on a dataset: retrieve -> score -> analyse -> compare (pure steps),
-with reading the dataset and writing results at the edges (:mod:`execir.evaluate.outputs`)."""
+"""Evaluate retrievers on a dataset: first stage to a depth -> rerank -> score -> analyse -> compare
+(pure steps), with reading the dataset and writing results at the edges (:mod:`execir.evaluate.outputs`).
+
+Every first-stage retriever returns its top ``config.depth`` documents per query; every measure and
+analysis works on that truncated run, where a document beyond the depth is unranked (as in
+``trec_eval``; the analyses count it as ranked after every retrieved document). Memory and time
+grow with queries x depth, never queries x corpus."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -16,10 +21,13 @@ from execir.dataset import Dataset
 from execir.dataset.spec import TaskSpec, get_spec
 from execir.errors import ExecIRError
 from execir.evaluate.config import EvalConfig
+from execir.evaluate.second_stage import rerank_request, reranked_run, search_depth, source_record, truncate, without_identical
 from execir.metrics import evaluate
 from execir.metrics.analyses import density_ablation, gap_analyses, tie_rate
-from execir.metrics.stats import bootstrap_ci, paired_comparisons
-from execir.results import Comparison, DatasetFacts, Estimate, FolderResult, GapAnalyses, SystemSummary
+from execir.metrics.stats import bootstrap_ci, mcnemar_exact, paired_comparisons
+from execir.rerank.base import Reranker
+from execir.rerank.chain import check_scores
+from execir.results import Comparison, DatasetFacts, Estimate, FolderResult, GapAnalyses, McNemar, RerankSummary, SystemSummary
 from execir.retrieve import get_retriever
 from execir.retrieve.base import Retriever, apply_task
 from execir.types import Run
@@ -27,17 +35,27 @@ from execir.types import Run
 
 @dataclass(frozen=True)
 class SystemResult:
-    """Everything measured for one retrieval system: the typed summary the report reads, and the
-    run, per-query metric vectors and per-query analysis details that runs/ and per_query.jsonl need."""
+    """Everything measured for one system (a first-stage retriever, or one reranked by a reranker):
+    the typed summary the report reads, and the run, per-query metric vectors and per-query
+    analysis details that runs/ and per_query.jsonl need."""
 
     name: str
     spec: str
     run: Run
+    """The evaluated run, truncated at the depth (a reranked system's scores are ``n - rank + 1``)."""
     per_query: dict[str, dict[str, float]]
     """measure -> query -> value."""
     summary: SystemSummary
     query_details: dict[str, dict[str, Any]]
     """query -> ``canonical``, ``canonical_rank``, ``canonical_score``, ``top1_doc``, ``top1_kind``, ``beaten_by``."""
+    raw_scores: Run | None = None
+    """The scores shown beside the run (runs/<system>.scores.tsv, per_query.jsonl): the reranker's
+    own scores for a reranked system; None means :attr:`run`."""
+
+    @property
+    def shown_scores(self) -> Run:
+        """:attr:`raw_scores`, or the run's own scores."""
+        return self.run if self.raw_scores is None else self.raw_scores
 
 
 @dataclass
@@ -61,24 +79,93 @@ class Timer:
 
 
 RetrieverFactory = Callable[[str], Retriever]
+DELTA_MEASURES: tuple[str, ...] = ("exec@1", "exec@10", "ndcg@10")
+"""The measures a reranked system's deltas against its first stage are reported for."""
 
 
-def evaluate_systems(dataset: Dataset, config: EvalConfig, timer: Timer, factory: RetrieverFactory | None = None) -> list[SystemResult]:
-    """Retrieve with every configured system and compute all per-system measurements."""
+def evaluate_systems(
+    dataset: Dataset, config: EvalConfig, timer: Timer, factory: RetrieverFactory | None = None, rerankers: Mapping[str, Reranker] | None = None,
+) -> list[SystemResult]:
+    """Search with every configured retriever to ``config.depth`` and measure each run; then apply
+    every reranker (``rerankers``: spec -> reranker, in ``config.reranks`` order) on top of every
+    retriever's candidates and measure those systems too. First stages come first, in configured order."""
     make = factory or (lambda spec: get_retriever(spec, cache_dir=config.cache_dir, progress=config.progress))
     results: list[SystemResult] = []
+    task = dataset_task(dataset)
     for spec in config.retrievers:
         with timer.stage("load models"):
             retriever = make(spec)
-        clash = next((r.spec for r in results if r.name == retriever.name), None)
-        if clash is not None:
-            raise ExecIRError(f"retrievers '{clash}' and '{spec}' both resolve to the system name '{retriever.name}'")
-        apply_task(retriever, dataset_task(dataset))  # prompts may depend on the task
-        with timer.stage("index + encode + search"):
+        name = config.name if config.name is not None and len(config.retrievers) == 1 else retriever.name
+        _check_unique(results, name, spec)
+        apply_task(retriever, task)  # prompts may depend on the task
+        with timer.stage("first stage"):
             retriever.index(dataset.corpus)
-            run = without_identical(retriever.search(dataset.queries, top_k=len(dataset.corpus)))
-        results.append(score_system(dataset, config, timer, retriever, spec, run))
+            run = truncate(without_identical(retriever.search(dataset.queries, top_k=search_depth(dataset, config.depth))), config.depth)
+        config_record = retriever.config() if hasattr(retriever, "config") else {}
+        results.append(score_system(dataset, config, timer, SystemIdentity(name, spec, config_record, retriever.encoded_texts), run))
+    first_stages = list(results)
+    for rerank_spec in config.reranks:
+        reranker = (rerankers or {})[rerank_spec]
+        reranker.use_task(task)
+        for first in first_stages:
+            results.append(rerank_system(dataset, config, timer, first, rerank_spec, reranker, results))
     return results
+
+
+def _check_unique(results: list[SystemResult], name: str, spec: str) -> None:
+    clash = next((r.spec for r in results if r.name == name), None)
+    if clash is not None:
+        raise ExecIRError(f"systems '{clash}' and '{spec}' both resolve to the system name '{name}'")
+
+
+@dataclass(frozen=True)
+class SystemIdentity:
+    """What names a system in the results: its name, spec, own configuration and texts encoded."""
+
+    name: str
+    spec: str
+    config: dict[str, Any]
+    encoded_texts: int
+
+
+def rerank_system(
+    dataset: Dataset, config: EvalConfig, timer: Timer, first: SystemResult, spec: str, reranker: Reranker, done: list[SystemResult],
+) -> SystemResult:
+    """``first``'s candidates reordered by ``reranker``, measured, with its deltas against ``first``."""
+    name = f"{first.name}>>{reranker.name}"
+    _check_unique(done, name, f"{first.spec}>>{spec}")
+    request = rerank_request(dataset, first.run)
+    started = time.perf_counter()
+    with timer.stage(f"rerank:{name}"):
+        scores = reranker.score(request)
+        check_scores(reranker.name, request, scores)
+        run = reranked_run(first.run, scores, dataset.qrels, config.ties)
+    seconds = time.perf_counter() - started
+    identity = SystemIdentity(name, f"{first.spec}>>{spec}", reranker.config(), first.summary.encoded_texts)
+    result = score_system(dataset, config, timer, identity, run, raw_scores=scores)
+    rerank = rerank_summary(first, result, spec, reranker, seconds / max(len(request.queries), 1), config)
+    return replace(result, summary=replace(result.summary, rerank=rerank))
+
+
+def rerank_summary(first: SystemResult, reranked: SystemResult, spec: str, reranker: Reranker, per_query_seconds: float, config: EvalConfig) -> RerankSummary:
+    """The reranker's identity and counts, and the reranked system's paired deltas against its first stage."""
+    queries = sorted(first.per_query["exec@1"])
+    deltas = {}
+    for measure in DELTA_MEASURES:
+        diff = [reranked.per_query[measure][q] - first.per_query[measure][q] for q in queries]
+        mean, low, high = bootstrap_ci(diff, n_resamples=config.bootstrap_resamples, seed=config.seed) if diff else (0.0, 0.0, 0.0)
+        deltas[measure] = Estimate(mean, low, high)
+    if queries:
+        test = mcnemar_exact([first.per_query["exec@1"][q] for q in queries], [reranked.per_query["exec@1"][q] for q in queries])
+        mcnemar = McNemar(int(test["b01"]), int(test["b10"]), float(test["p_value"]))
+    else:
+        mcnemar = McNemar(0, 0, 1.0)
+    stats = reranker.stats()
+    return RerankSummary(
+        first_stage=first.name, spec=spec, config=dict(reranker.config()), queries=stats.queries, pairs=stats.pairs,
+        seconds=round(stats.seconds, 3), extra={k: float(v) for k, v in stats.extra.items()}, seconds_per_query=per_query_seconds,
+        deltas=deltas, mcnemar=mcnemar,
+    )
 
 
 def dataset_task(dataset: Dataset) -> TaskSpec | None:
@@ -87,12 +174,6 @@ def dataset_task(dataset: Dataset) -> TaskSpec | None:
         return get_spec(dataset.task) if dataset.task else None
     except ExecIRError:
         return None
-
-
-def without_identical(run: Run) -> Run:
-    """The run without any document whose id is its query's id: a code-to-code anchor is never in
-    its own pool (BEIR's and MTEB's ``ignore_identical_ids``). Always applied."""
-    return {q: {d: s for d, s in docs.items() if d != q} for q, docs in run.items()}
 
 
 def group_means(per_query: dict[str, dict[str, float]], groups: dict[str, str], measures: tuple[str, ...]) -> dict[str, dict[str, float]]:
@@ -104,10 +185,10 @@ def group_means(per_query: dict[str, dict[str, float]], groups: dict[str, str], 
     return out
 
 
-def score_system(dataset: Dataset, config: EvalConfig, timer: Timer, retriever: Retriever, spec: str, run: Run) -> SystemResult:
-    """Metrics with bootstrap CIs, gap analyses and the density ablation for one run."""
+def score_system(dataset: Dataset, config: EvalConfig, timer: Timer, identity: SystemIdentity, run: Run, *, raw_scores: Run | None = None) -> SystemResult:
+    """Metrics with bootstrap CIs, gap analyses and the density ablation for one (truncated) run."""
     with timer.stage("score"):
-        per_query = evaluate(dataset.qrels, run, config.measures, ties=config.ties)
+        per_query = evaluate(dataset.qrels, run, config.all_measures, ties=config.ties)
         metrics = {measure: _estimate(values, config) for measure, values in per_query.items()}
     with timer.stage("analyse"):
         analyses = gap_analyses(dataset.qrels, run, dataset.docs, dataset.query_task, k=10, ties=config.ties)
@@ -117,10 +198,10 @@ def score_system(dataset: Dataset, config: EvalConfig, timer: Timer, retriever: 
         )
         ties_share = tie_rate(dataset.qrels, run, dataset.docs, dataset.query_task)
     summary = SystemSummary(
-        name=retriever.name,
-        spec=spec,
-        config=retriever.config() if hasattr(retriever, "config") else {},
-        encoded_texts=retriever.encoded_texts,
+        name=identity.name,
+        spec=identity.spec,
+        config=identity.config,
+        encoded_texts=identity.encoded_texts,
         queries=len(dataset.qrels),
         metrics=metrics,
         tie_rate=ties_share,
@@ -128,7 +209,7 @@ def score_system(dataset: Dataset, config: EvalConfig, timer: Timer, retriever: 
         analyses=GapAnalyses.of(analyses),
         by_language=group_means(per_query, {q: i.language or "?" for q, i in dataset.query_info.items()}, ("exec@1", "ndcg@10")),
     )
-    return SystemResult(retriever.name, spec, run, per_query, summary, analyses["per_query"])
+    return SystemResult(identity.name, identity.spec, run, per_query, summary, analyses["per_query"], raw_scores)
 
 
 def _estimate(values: dict[str, float], config: EvalConfig) -> Estimate:
@@ -149,7 +230,7 @@ def dataset_facts(dataset: Dataset) -> DatasetFacts:
     """The folder's identity as ``results.json`` records it."""
     return DatasetFacts(
         path=str(dataset.root), name=dataset.name, task=dataset.task, language=dataset.language, split=dataset.split,
-        manifest_sha256=dataset.manifest_sha256, source=dataset.manifest.get("source"),
+        manifest_sha256=dataset.manifest_sha256, source=source_record(dataset),
         queries=len(dataset.queries), documents=len(dataset.corpus),
     )
 

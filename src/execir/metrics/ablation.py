@@ -5,6 +5,11 @@ For every task, its mutants (``kind='mutant'`` in ``docs``, ids sorted) are shuf
 ``L`` of that permutation, so the kept pools are nested (level L is a subset of level L+1). The
 other mutants are removed from the qrels and from every query's run; the remaining scores are
 reused unchanged (no re-scoring), then the run is evaluated with :func:`execir.metrics.evaluate`.
+
+On a run truncated at a depth, a document beyond it stays unranked at every level. Removing
+mutants only moves retrieved documents up, so exec@1 (and every measure of a query whose relevant
+documents are all retrieved) equals the full-depth ablation's whenever the query's pool is within
+the depth.
 """
 
 from __future__ import annotations

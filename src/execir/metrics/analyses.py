@@ -9,6 +9,14 @@ ranked above it (under ``trec`` the tie goes to the larger document id, as in th
 never ranked: an absent mutant never outranks anything, a present mutant outranks an absent
 canonical, and ``canonical_score``/``canonical_rank`` are reported as None (JSON null).
 Shares with an empty denominator are reported as 0.0 (the denominator is reported alongside).
+
+Runs truncated at a depth (the first stage's top ``depth``) need nothing else: a document beyond
+the depth is absent, so it counts as ranked after every retrieved document. Whenever a query's own
+pool (its canonicals and mutants) is within the depth, every analysis of that query equals the
+full-depth one (up to equal scores cut at the depth); a canonical beyond the depth has
+``canonical_rank`` None and is outranked by each of its retrieved mutants. :func:`tie_rate` only
+sees ties among retrieved documents, so on a truncated run it is a lower bound of the full one.
+Time and memory grow with the run (queries x depth) plus each query's own pool.
 """
 
 from __future__ import annotations

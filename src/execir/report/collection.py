@@ -89,6 +89,29 @@ def _languages(result: CollectionResult) -> str:
     return markdown_table(["folder", "system", "query language", "queries", "exec@1", "nDCG@10"], rows)
 
 
+RERANK_HEADER = ["folder", "reranked system", "first stage", "Δ exec@1 [95% CI]", "Δ nDCG@10 [95% CI]"]
+
+
+def _signed(value: Estimate | None) -> str:
+    return "n/a" if value is None else f"{value.mean:+.3f} [{value.low:+.3f}, {value.high:+.3f}]"
+
+
+def rerank_rows(result: CollectionResult) -> list[list[str]]:
+    """Per folder and reranked system: its deltas against its first stage (reranked minus first stage)."""
+    return [
+        [f.name, s.system, s.first_stage, _signed(s.deltas.get("exec@1")), _signed(s.deltas.get("ndcg@10"))]
+        for f in result.folders for s in f.scores if s.first_stage is not None
+    ]
+
+
+def _reranking(result: CollectionResult) -> str:
+    rows = rerank_rows(result)
+    if not rows:
+        return "No reranker was evaluated."
+    return ("Each reranked system against its own first stage on the same folder: mean difference (reranked minus first stage) "
+            "with a paired bootstrap 95% CI.\n\n" + markdown_table(RERANK_HEADER, rows))
+
+
 def render_collection(result: CollectionResult) -> str:
     """The whole markdown report of a collection."""
     header, rows = average_rows(result)
@@ -101,6 +124,7 @@ def render_collection(result: CollectionResult) -> str:
         "## Leaderboard per task\n\nintrusion@10: a hard negative ranked above the first correct document within the top 10 (or with none "
         "there); CoREB intrusion@10: a hard negative ranked above a correct document, both in the top 10.\n\n"
         + markdown_table(LEADERBOARD_HEADER, leaderboard),
+        "## Reranking\n\n" + _reranking(result),
         "## Dataset composition\n\n" + markdown_table(COMPOSITION_HEADER, composition_rows(result)),
         "## Text-to-code query subtypes\n\n" + _search_collapse(result),
         "## Per query language\n\n" + _languages(result),
@@ -114,4 +138,8 @@ def format_collection(result: CollectionResult) -> str:
     """Averages and the per-task leaderboard as terminal tables."""
     header, rows = average_rows(result)
     leaderboard = [row for f in result.folders for row in leaderboard_rows(f)]
-    return "\n\n".join([text_table(header, rows), text_table(LEADERBOARD_HEADER, leaderboard)])
+    tables = [text_table(header, rows), text_table(LEADERBOARD_HEADER, leaderboard)]
+    reranked = rerank_rows(result)
+    if reranked:
+        tables.append(text_table(RERANK_HEADER, reranked))
+    return "\n\n".join(tables)

@@ -22,6 +22,7 @@ def render_report(result: FolderResult, per_query: list[QueryRecord], dataset: D
     sections = [
         _title(result),
         "## Leaderboard\n\n" + leaderboard_markdown(result) + _figure(figures, "leaderboard", "leaderboard with 95% CIs"),
+        "## Reranking\n\n" + reranking_markdown(result),
         "## Pairwise significance (exec@1)\n\n" + _comparisons(result),
         "## Where retrievers fall for near clones\n\n" + _gap_table(result),
         "## Pool-density ablation\n\n" + _ablation(result) + _figure(figures, "density", "pool-density ablation"),
@@ -39,10 +40,13 @@ def _figure(figures: dict[str, str], name: str, alt: str) -> str:
 def _title(result: FolderResult) -> str:
     data = result.dataset
     manifest = data.manifest_sha256[:16] if data.manifest_sha256 else "none"
+    depth = result.config.get("depth")
+    depth_text = (f"Each retriever's top {depth} documents per query are scored (a document beyond the depth is unranked). "
+                  if depth is not None else "")
     return (
         f"# ExecIR report: {data.source_name}\n\n"
         f"{data.queries} queries, {data.documents} documents (canonical solutions and execution-verified "
-        f"failing near clones). Tie policy: **{result.tie_policy}** ({TIE_POLICY_TEXT[result.tie_policy]}). "
+        f"failing near clones). {depth_text}Tie policy: **{result.tie_policy}** ({TIE_POLICY_TEXT[result.tie_policy]}). "
         f"95% CIs from a seeded query bootstrap. Toolkit {result.toolkit_version}, "
         f"dataset manifest sha256 `{manifest}`."
     )
@@ -58,20 +62,99 @@ def outranks_phrase(ties: str) -> str:
     return "ranks above or tied with" if ties == "pessimistic" else "ranks above"
 
 
+DEFAULT_DISPLAY = ("exec@1", "exec@10", "ndcg@10", "mrr@10")
+"""The leaderboard's measures when the evaluation chose none (``--metrics``)."""
+_LABELS = {"ndcg": "nDCG", "mrr": "MRR", "map": "MAP", "recall": "recall", "exec": "exec", "p": "P"}
+
+
+def displayed_measures(result: FolderResult) -> list[str]:
+    """The leaderboard's measures: the evaluation's chosen ones that were computed, else the default."""
+    chosen = result.config.get("display_measures") or DEFAULT_DISPLAY
+    return [m for m in chosen if all(m in s.metrics for s in result.systems)]
+
+
+def measure_label(measure: str) -> str:
+    """``ndcg@10`` as ``nDCG@10``, ``mrr@10`` as ``MRR@10``."""
+    name, sep, k = measure.partition("@")
+    return f"{_LABELS.get(name, name)}{sep}{k}"
+
+
+def _cell(summary: SystemSummary, measure: str) -> str:
+    """exec and nDCG with their CI, the others as a mean."""
+    estimate = summary.metrics[measure]
+    return ci(estimate) if measure.startswith(("exec", "ndcg")) else f"{estimate.mean:.3f}"
+
+
+def leaderboard_header(result: FolderResult) -> list[str]:
+    """Column names of the leaderboard."""
+    return ["system", *(measure_label(m) for m in displayed_measures(result)), "texts encoded"]
+
+
 def leaderboard_rows(result: FolderResult) -> list[list[str]]:
     """Rows of the leaderboard, in :func:`system_order`."""
-    return [
-        [s.name, ci(s.metrics["exec@1"]), ci(s.metrics["exec@10"]), ci(s.metrics["ndcg@10"]), f"{s.metrics['mrr@10'].mean:.3f}", str(s.encoded_texts)]
-        for s in system_order(result)
-    ]
+    measures = displayed_measures(result)
+    return [[s.name, *(_cell(s, m) for m in measures), str(s.encoded_texts)] for s in system_order(result)]
 
 
 LEADERBOARD_HEADER = ["system", "exec@1", "exec@10", "nDCG@10", "MRR@10", "texts encoded"]
+"""The leaderboard's columns with the default measures."""
 
 
 def leaderboard_markdown(result: FolderResult) -> str:
     """The leaderboard as a markdown table."""
-    return markdown_table(LEADERBOARD_HEADER, leaderboard_rows(result))
+    return markdown_table(leaderboard_header(result), leaderboard_rows(result))
+
+
+RERANK_HEADER = ["reranked system", "first stage", "exec@1 first → reranked", "Δ exec@1 [95% CI]", "Δ exec@10 [95% CI]",
+                 "Δ nDCG@10 [95% CI]", "wins/losses", "exact McNemar p", "rerank s/query"]
+
+
+def _delta(summary: SystemSummary, measure: str) -> str:
+    assert summary.rerank is not None
+    d = summary.rerank.deltas.get(measure)
+    return "n/a" if d is None else f"{d.mean:+.3f} [{d.low:+.3f}, {d.high:+.3f}]"
+
+
+def reranked_systems(result: FolderResult) -> list[SystemSummary]:
+    """The reranked systems, grouped by first stage in :func:`system_order`, then by their own order."""
+    order = {s.name: i for i, s in enumerate(system_order(result))}
+    reranked = [s for s in result.systems if s.rerank is not None]
+    return sorted(reranked, key=lambda s: (order.get(s.rerank.first_stage, len(order)) if s.rerank else 0, order[s.name]))
+
+
+def rerank_rows(result: FolderResult) -> list[list[str]]:
+    """One row per reranked system: first stage vs reranked exec@1, deltas, McNemar, time per query."""
+    rows = []
+    for s in reranked_systems(result):
+        r = s.rerank
+        assert r is not None
+        first = next((f for f in result.systems if f.name == r.first_stage), None)
+        before = f"{first.metrics['exec@1'].mean:.3f}" if first is not None else "n/a"
+        rows.append([s.name, r.first_stage, f"{before} → {s.metrics['exec@1'].mean:.3f}", _delta(s, "exec@1"), _delta(s, "exec@10"),
+                     _delta(s, "ndcg@10"), f"{r.mcnemar.wins}/{r.mcnemar.losses}", pvalue(r.mcnemar.p_value), f"{r.seconds_per_query:.4f}"])
+    return rows
+
+
+def rerank_stats_rows(result: FolderResult) -> list[list[str]]:
+    """One row per reranked system: what its reranker did (queries, pairs, seconds, extra counts)."""
+    rows = []
+    for s in reranked_systems(result):
+        r = s.rerank
+        assert r is not None
+        extra = ", ".join(f"{k} {v:g}" for k, v in sorted(r.extra.items())) or "none"
+        rows.append([s.name, r.spec, str(r.queries), str(r.pairs), f"{r.seconds:.2f}", extra])
+    return rows
+
+
+def reranking_markdown(result: FolderResult) -> str:
+    """The reranking section: each reranked system beside its first stage, then its reranker's counts."""
+    if not any(s.rerank is not None for s in result.systems):
+        return "No reranker was evaluated."
+    note = ("Each reranker reorders its first stage's candidates (the same documents). Δ: reranked minus first stage, mean over "
+            "queries with a paired bootstrap 95% CI; wins/losses: queries only the reranked / only the first stage solves at rank 1 "
+            "(exact McNemar test).\n\n")
+    stats = markdown_table(["reranked system", "rerank spec", "queries", "pairs", "seconds", "reranker counts"], rerank_stats_rows(result))
+    return note + markdown_table(RERANK_HEADER, rerank_rows(result)) + "\n\n" + stats
 
 
 def _comparisons(result: FolderResult) -> str:
@@ -144,9 +227,9 @@ def _operators(result: FolderResult) -> str:
 
 
 def _own_mutant_first(record: QueryRecord) -> RankedDoc | None:
-    """The query's top document when it is a mutant of the query's own task (and the canonical was scored)."""
+    """The query's top document when it is a mutant of the query's own task."""
     top = record.top10[0] if record.top10 else None
-    if top is None or top.kind != "mutant" or top.task_id != record.task_id or record.canonical_score is None:
+    if top is None or top.kind != "mutant" or top.task_id != record.task_id:
         return None
     return top
 
@@ -155,8 +238,8 @@ def _failures(result: FolderResult, per_query: list[QueryRecord], dataset: Datas
     by_system: dict[str, list[tuple[int, float, QueryRecord, RankedDoc]]] = {}
     for record in per_query:
         top = _own_mutant_first(record)
-        if top is not None and record.canonical_score is not None:
-            margin = top.score - record.canonical_score
+        if top is not None:
+            margin = top.score - record.canonical_score if record.canonical_score is not None else float("inf")  # beyond the depth: worst
             by_system.setdefault(record.system, []).append((record.canonical_rank or 10**9, margin, record, top))
     if not by_system:
         return "No query had its own mutant ranked first."
@@ -176,10 +259,9 @@ def _failure_block(system: str, record: QueryRecord, top: RankedDoc, margin: flo
         dataset.corpus[canonical_id].splitlines(), dataset.corpus[top.doc_id].splitlines(),
         "canonical (passes)", f"mutant {top.operator} (fails)", lineterm="", n=1,
     )
-    return (
-        f"### {system}: {record.query_id} (canonical at rank {record.canonical_rank}, "
-        f"mutant ahead by {margin:.4f})\n\n> {dataset.queries[record.query_id][:300]}\n\n```diff\n" + "\n".join(diff) + "\n```"
-    )
+    where = (f"canonical at rank {record.canonical_rank}, mutant ahead by {margin:.4f}" if record.canonical_rank is not None
+             else "canonical beyond the depth")
+    return f"### {system}: {record.query_id} ({where})\n\n> {dataset.queries[record.query_id][:300]}\n\n```diff\n" + "\n".join(diff) + "\n```"
 
 
 def _timing(result: FolderResult) -> str:

@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
-from execir.report.markdown import LEADERBOARD_HEADER, gap_header, gap_rows, leaderboard_rows, outranks_phrase, system_order
+from execir.report.markdown import (
+    RERANK_HEADER,
+    gap_header,
+    gap_rows,
+    leaderboard_header,
+    leaderboard_rows,
+    outranks_phrase,
+    rerank_rows,
+    rerank_stats_rows,
+    system_order,
+)
 from execir.report.tables import pct, text_table
 from execir.results import FolderResult, SystemSummary
 
 
 def format_leaderboard(result: FolderResult) -> str:
     """Leaderboard and gap analyses as terminal tables."""
-    lines = [text_table(LEADERBOARD_HEADER, leaderboard_rows(result)), ""]
+    lines = [text_table(leaderboard_header(result), leaderboard_rows(result)), ""]
+    if any(s.rerank is not None for s in result.systems):
+        lines += [text_table(RERANK_HEADER, rerank_rows(result)), "",
+                  text_table(["reranked system", "rerank spec", "queries", "pairs", "seconds", "reranker counts"], rerank_stats_rows(result)), ""]
     lines.append(text_table(gap_header(result.tie_policy), gap_rows(result)))
     lines += ["", _ablation_line(result), *_blind_operator_lines(result), ""]
     for c in result.comparisons:

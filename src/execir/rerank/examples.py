@@ -1,0 +1,396 @@
+"""The examples a query's text carries, read from the text alone (nothing is run here).
+
+Three shapes are recognised:
+
+* **Doctests** (HumanEval): ``>>> call`` (``...`` continuation lines allowed) followed by the
+  expected value on the next line(s), up to a blank line or the next ``>>>``. An empty expected
+  output (doctest's "returns None") is skipped rather than read as ``None``: prompts also leave the
+  output off by mistake.
+* **Inline examples** (HumanEval prose, MBPP asserts): a line (bullets ``*``/``-``, a leading
+  ``for``, ``assert`` or ``>>>`` removed) ``call SEP expected`` where SEP is one of ``==>``, ``=>``,
+  ``->``, ``➞``, ``==``, ``=``, ``should return``, ``returns``; a call may span a few lines while its
+  brackets are open. A trailing ``# comment`` and trailing ``.``/``,``/``;`` after the expected value
+  are dropped.
+* **Sample input/output** of competitive-programming statements (LiveCodeBench's AtCoder and
+  Codeforces texts): ``Sample Input k`` / ``Sample Output k`` blocks, or ``Input``/``Output`` blocks
+  after an ``Example``/``Examples`` heading. An input whose every other line is blank (Codeforces'
+  statements double the line breaks of their samples) is undoubled.
+
+A call example is kept only when it is safe and unambiguous to run in the trusted judge: the call
+expression holds exactly one call of a function that is not a builtin (the *entry point*), every
+other part is a literal or a call of a few value builtins (``round``, ``sorted``, ``len``, ...), and
+the expected side is a literal (``ast.literal_eval``) or such a builtin over literals (``set([1,
+2])``), evaluated here to a value and written back as its ``repr``. Anything else (names, arithmetic,
+printed text, tracebacks, JavaScript's ``true``) is skipped and counted, never guessed. When the
+examples call more than one function, the most frequent one (the first on a tie) is the entry point
+and the others are skipped.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from execir.types import StdioCase
+
+VALUE_BUILTINS = frozenset({"abs", "round", "len", "sorted", "list", "tuple", "set", "frozenset", "sum", "min", "max", "str", "int", "float", "bool"})
+"""Builtins an example may wrap around the call or use to build a value (``round(f(x), 2)``)."""
+SEPARATORS = ("should return", "returns", "==>", "=>", "->", "\u279e", "==", "=")
+"""Between a call and its expected value; at one position the first that matches wins."""
+MAX_CALL_LINES = 12
+"""Lines an inline call may span while its brackets are open (``get_row([\\n [1, 2],\\n], 1) == ...``)."""
+MAX_EXAMPLE_CHARS = 20_000
+
+_PREFIX = re.compile(r"^(?:[*\-\u2022]\s*|(?:for|assert)\s+|>>>\s*)+", re.IGNORECASE)
+_CALL_START = re.compile(r"^\(?\s*[A-Za-z_]\w*\s*\(")
+_SAMPLE = re.compile(r"Sample[ \t]+(Input|Output)[ \t]*(\d*)[ \t]*:?[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_EXAMPLE_HEAD = re.compile(r"^[ \t]*Examples?[ \t]*:?[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_BLOCK_HEAD = re.compile(r"^[ \t]*(Input|Output)[ \t]*:?[ \t]*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class CallExample:
+    """One function-call example: ``call`` is Python source of an expression calling
+    ``entry_point`` once (literal arguments, perhaps inside value builtins); ``expected`` is the
+    Python literal it must equal (see :func:`execir.rerank.execution.example_suite` for how)."""
+
+    entry_point: str
+    call: str
+    expected: str
+
+
+@dataclass(frozen=True)
+class Examples:
+    """The usable examples of one query text, and how many example-shaped passages were skipped."""
+
+    calls: tuple[CallExample, ...] = ()
+    stdio: tuple[StdioCase, ...] = ()
+    skipped: int = 0
+
+    @property
+    def entry_point(self) -> str:
+        """The function the call examples call (empty without call examples)."""
+        return self.calls[0].entry_point if self.calls else ""
+
+    @property
+    def count(self) -> int:
+        """Usable examples of both shapes."""
+        return len(self.calls) + len(self.stdio)
+
+
+class _Unusable(Exception):
+    """An expression that is not a safe example."""
+
+
+def extract_examples(text: str) -> Examples:
+    """Every usable example of ``text`` (see the module docstring)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    found, skipped = _call_examples(lines)
+    calls, off_entry = _one_entry_point(found)
+    stdio = tuple(dict.fromkeys(stdio_examples(text)))
+    return Examples(calls, stdio, skipped + off_entry)
+
+
+def _one_entry_point(found: list[CallExample]) -> tuple[tuple[CallExample, ...], int]:
+    """Examples of the most frequent entry point (first on a tie), deduplicated; and how many others."""
+    if not found:
+        return (), 0
+    counts = Counter(example.entry_point for example in found)
+    top = max(counts.values())
+    entry = next(example.entry_point for example in found if counts[example.entry_point] == top)
+    kept = tuple(dict.fromkeys(example for example in found if example.entry_point == entry))
+    return kept, sum(1 for example in found if example.entry_point != entry)
+
+
+# ---- call examples -------------------------------------------------------------------------------
+
+
+def _call_examples(lines: list[str]) -> tuple[list[CallExample], int]:
+    found: list[CallExample] = []
+    skipped = 0
+    i = 0
+    while i < len(lines):
+        stripped = lines[i].strip()
+        if stripped.startswith(">>>"):
+            example, i = _doctest(lines, i)
+        elif _CALL_START.match(_PREFIX.sub("", stripped)) and (any(sep in stripped for sep in SEPARATORS) or not _brackets_closed(stripped)):
+            example, i = _inline(lines, i)
+        else:
+            i += 1
+            continue
+        if example is None:
+            skipped += 1
+        else:
+            found.append(example)
+    return found, skipped
+
+
+def _doctest(lines: list[str], start: int) -> tuple[CallExample | None, int]:
+    """The doctest at ``lines[start]`` and the index after it."""
+    source = [lines[start].strip()[3:].strip()]
+    i = start + 1
+    while i < len(lines) and lines[i].strip().startswith("..."):
+        source.append(lines[i].strip()[3:].strip())
+        i += 1
+    expected: list[str] = []
+    while i < len(lines) and lines[i].strip() and not lines[i].strip().startswith(">>>"):
+        expected.append(lines[i].strip())
+        i += 1
+    code = "\n".join(source)
+    if not expected:  # `>>> f(x) == 3` as a claim, or doctest's "returns None" (skipped: see module docstring)
+        return _split(code), i
+    try:
+        return _example(code, "\n".join(expected)), i
+    except _Unusable:
+        return None, i
+
+
+def _inline(lines: list[str], start: int) -> tuple[CallExample | None, int]:
+    """The inline example starting at ``lines[start]`` (perhaps spanning lines) and the index after it."""
+    first = _PREFIX.sub("", lines[start].strip())
+    text = first
+    for end in range(start, min(len(lines), start + MAX_CALL_LINES)):
+        if end > start:
+            text += "\n" + lines[end].strip()
+        example = _split(text)
+        if example is not None:
+            return example, end + 1
+        if _brackets_closed(first if end == start else text):
+            break
+    return None, start + 1
+
+
+def _brackets_closed(text: str) -> bool:
+    """True when the first bracket of ``text`` is closed again within it (or it has none)."""
+    depth = 0
+    quote = ""
+    for char in text:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth <= 0:
+                return True
+    return depth <= 0
+
+
+def _split(text: str) -> CallExample | None:
+    """``call SEP expected`` at the first position and separator where both sides are usable."""
+    if len(text) > MAX_EXAMPLE_CHARS:
+        return None
+    for position in range(len(text)):
+        for separator in SEPARATORS:
+            if not text.startswith(separator, position):
+                continue
+            try:
+                return _example(text[:position], text[position + len(separator) :])
+            except _Unusable:
+                pass
+    return None
+
+
+def _example(call_text: str, expected_text: str) -> CallExample:
+    call = _parse(call_text.strip())
+    entry = _entry_point(call)
+    return CallExample(entry, ast.unparse(call), _expected(expected_text))
+
+
+def _parse(text: str) -> ast.expr:
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        raise _Unusable(text) from None
+    return tree.body
+
+
+def _expected(text: str) -> str:
+    """The canonical literal of an expected value, trying the text without trailing punctuation
+    first, then as it is, then cut before each ``#`` (a trailing comment)."""
+    text = text.strip()
+    attempts = [text.rstrip(" .,;"), text]
+    attempts += [text[:i].strip() for i, char in enumerate(text) if char == "#"]
+    for attempt in attempts:
+        if not attempt:
+            continue
+        try:
+            return _value_literal(_parse(attempt))
+        except _Unusable:
+            continue
+    raise _Unusable(text)
+
+
+def _value_literal(node: ast.expr) -> str:
+    """``repr`` of a literal (or a value builtin over literals), checked to read back equal."""
+    if _calls(node, allow_entry=False):
+        raise _Unusable("calls a function")
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        value = _evaluate(node)
+    literal = repr(value)
+    try:
+        same = ast.literal_eval(literal) == value
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        same = False
+    if not same:
+        raise _Unusable(literal[:60])
+    return literal
+
+
+def _evaluate(node: ast.expr) -> object:
+    """A value builtin over literals (``set([1, 2])``), evaluated with only those builtins in scope
+    (the tree was checked by :func:`_calls`: no names, attributes or operators besides them)."""
+    scope = {name: getattr(builtins, name) for name in VALUE_BUILTINS}
+    try:
+        return eval(compile(ast.Expression(node), "<example>", "eval"), {"__builtins__": scope})  # a checked tree: literals and VALUE_BUILTINS only
+    except (ValueError, TypeError, OverflowError, MemoryError, RecursionError, ZeroDivisionError) as exc:
+        raise _Unusable(str(exc)) from None
+
+
+def _entry_point(node: ast.expr) -> str:
+    names = _calls(node, allow_entry=True)
+    if len(names) != 1:
+        raise _Unusable("not exactly one call of a non-builtin function")
+    return names[0]
+
+
+def _calls(node: ast.expr, *, allow_entry: bool) -> list[str]:
+    """Names of the non-builtin functions ``node`` calls; raises when ``node`` holds anything but
+    literals, signed numbers and calls by plain name (value builtins anywhere, others only when
+    ``allow_entry``, with keyword arguments but no ``*``/``**`` unpacking)."""
+    found: list[str] = []
+    for child in _walk(node):
+        if isinstance(child, ast.Call):
+            if not isinstance(child.func, ast.Name) or any(k.arg is None for k in child.keywords):
+                raise _Unusable("call form")
+            if child.func.id not in VALUE_BUILTINS:
+                if not allow_entry:
+                    raise _Unusable("call")
+                found.append(child.func.id)
+        elif isinstance(child, ast.UnaryOp):
+            if not (isinstance(child.op, (ast.USub, ast.UAdd)) and isinstance(child.operand, ast.Constant) and _is_number(child.operand.value)):
+                raise _Unusable("operator")
+        elif isinstance(child, ast.Dict):
+            if any(key is None for key in child.keys):
+                raise _Unusable("dict unpacking")
+        elif not isinstance(child, (ast.Constant, ast.List, ast.Tuple, ast.Set, ast.Name, ast.keyword, ast.Load)):
+            raise _Unusable(type(child).__name__)
+    return found
+
+
+def _walk(node: ast.AST) -> Iterator[ast.AST]:
+    """Every node under ``node``; a bare name is allowed only as a called function."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, ast.Call):
+            yield current
+            stack.extend([*current.args, *current.keywords])
+            continue
+        if isinstance(current, ast.Name):
+            raise _Unusable(f"name {current.id}")
+        if isinstance(current, ast.Starred):
+            raise _Unusable("unpacking")
+        yield current
+        if isinstance(current, ast.UnaryOp):
+            continue  # its operand is checked by the caller
+        stack.extend(ast.iter_child_nodes(current))
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float, complex)) and not isinstance(value, bool)
+
+
+# ---- stdin/stdout samples ------------------------------------------------------------------------
+
+
+def stdio_examples(text: str) -> list[StdioCase]:
+    """Sample input/output pairs of a competitive-programming statement, in order."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    cases = _numbered_samples(text)
+    return cases if cases else _example_blocks(text)
+
+
+def _numbered_samples(text: str) -> list[StdioCase]:
+    """``Sample Input k`` ... ``Sample Output k`` pairs (the number may be absent on both)."""
+    heads = list(_SAMPLE.finditer(text))
+    cases: list[StdioCase] = []
+    for index, head in enumerate(heads):
+        if head.group(1).lower() != "input":
+            continue
+        output = next((h for h in heads[index + 1 :] if h.group(1).lower() == "output" and h.group(2) == head.group(2)), None)
+        nxt = heads[index + 1] if index + 1 < len(heads) else None
+        if output is None or nxt is not output:
+            continue
+        following = next((h.start() for h in heads if h.start() > output.end()), len(text))
+        sample_in = _undouble(_trim_blank(text[head.end() : output.start()]))
+        sample_out = _first_paragraph(text[output.end() : following])
+        if sample_in is not None and sample_out:
+            cases.append(StdioCase(sample_in, sample_out))
+    return cases
+
+
+def _example_blocks(text: str) -> list[StdioCase]:
+    """``Input`` / ``Output`` blocks after an ``Example(s)`` heading (Codeforces' own layout)."""
+    head = _EXAMPLE_HEAD.search(text)
+    if head is None:
+        return []
+    lines = text[head.end() :].split("\n")
+    kinds = [match.group(1).lower() if (match := _BLOCK_HEAD.match(line)) else "" for line in lines]
+    marks = [i for i, kind in enumerate(kinds) if kind] + [len(lines)]
+    cases: list[StdioCase] = []
+    for here, there, after in zip(marks, marks[1:], marks[2:]):
+        if kinds[here] != "input" or there == len(lines) or kinds[there] != "output":
+            continue
+        sample_in = _undouble(_trim_blank("\n".join(lines[here + 1 : there])))
+        sample_out = _first_paragraph("\n" + "\n".join(lines[there + 1 : after]))
+        if sample_in is not None and sample_out:
+            cases.append(StdioCase(sample_in, sample_out))
+    return cases
+
+
+def _trim_blank(block: str) -> str | None:
+    """The block without blank lines at either end, with a final newline; None when empty."""
+    lines = block.split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "\n".join(line.rstrip() for line in lines) + "\n" if lines else None
+
+
+def _first_paragraph(block: str) -> str:
+    """The lines after leading blank ones, up to the next blank line (explanations follow one).
+    Two or more blank lines between the heading and the text mean an empty output (AtCoder's
+    layout puts one blank line between a heading and its sample), returned as a single newline."""
+    lines = block.split("\n")[1:]  # the rest of the heading's line
+    blank = 0
+    while lines and not lines[0].strip():
+        lines.pop(0)
+        blank += 1
+    if blank >= 2:
+        return "\n"
+    kept: list[str] = []
+    for line in lines:
+        if not line.strip():
+            break
+        kept.append(line.rstrip())
+    return "\n".join(kept) + "\n" if kept else ""
+
+
+def _undouble(block: str | None) -> str | None:
+    """Undo doubled line breaks: when every other line is blank, drop the blank ones."""
+    if block is None:
+        return None
+    lines = block.rstrip("\n").split("\n")
+    if len(lines) >= 3 and all(not line.strip() for line in lines[1::2]) and all(line.strip() for line in lines[0::2]):
+        return "\n".join(lines[0::2]) + "\n"
+    return block

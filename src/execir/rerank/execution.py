@@ -1,0 +1,254 @@
+"""The execution-aware reranker (``exec``): run every candidate on the examples its query shows.
+
+For each query, :func:`execir.rerank.examples.extract_examples` reads the examples its *text*
+carries (never the hidden tests). Each candidate program is run on them by the project's oracle
+(sandboxed, verdict-cached, all queries' candidates in one parallel batch) and scores 1.0 when it
+passes every example, 0.0 otherwise. A query without usable examples scores all its candidates 0.0,
+so a chain keeps the previous order there.
+
+How a candidate is run:
+
+* **Call examples** (doctests, inline ``f(x) == y``, MBPP asserts) run Python candidates as an
+  ``asserts`` suite judged outside the candidate's process: the judge calls the entry point the
+  examples name through the oracle's proxy, which only passes exact builtin values back, and
+  compares with ``_execir_same`` (:data:`SAME`): Python ``==``, except that floats compare with
+  ``math.isclose(rel_tol=1e-6, abs_tol=1e-9)``, also inside lists, tuples and dict values. A list
+  never equals a tuple (as with ``==``); dicts and sets compare without order because expected
+  values are parsed literals, not printed text. A candidate that prints ``True``, exits, returns an
+  object with a forged ``__eq__`` or patches builtins cannot pass.
+* **Sample input/output** runs candidates of any language the oracle runs stdio programs in
+  (:data:`STDIO_LANGUAGES`) and compares stdout as LiveCodeBench does (``stdio_compare="tokens"``).
+  Python candidates of a ``livecodebench`` request get LiveCodeBench's import prelude, as the
+  build ran them.
+
+Not executed (scored 0.0 and counted): documents that are not programs (a task whose documents are
+text, e.g. ``c2t``), and candidates whose language has no runner for the query's examples (call
+examples run only Python; a stdio language whose toolchain is not installed). A candidate whose
+language the request does not give is taken as its query's language, else as Python (a program in
+another language then fails to compile: 0.0).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from execir.errors import ExecIRError
+from execir.execute import ExecResult, Job, Limits, Oracle, OracleConfig
+from execir.execute.runtimes.base import ToolchainMissing
+from execir.rerank.base import RerankRequest, RerankStats
+from execir.rerank.examples import Examples, extract_examples
+from execir.tasks.livecodebench import candidate_program, lcb_limits
+from execir.types import Task, TestSuite, Verdict
+
+if TYPE_CHECKING:
+    from execir.dataset.spec import TaskSpec
+
+CALL_LIMITS = Limits(cpu_seconds=1.0, wall_seconds=4.0)
+"""Budget of one candidate on a query's call examples (a handful of calls on small inputs; there is
+no canonical to time, so the budget is fixed)."""
+CALL_LANGUAGES = frozenset({"python"})
+STDIO_LANGUAGES = frozenset({"python", "cpp", "java", "go", "js", "ruby"})
+RESERVED_PREFIX = "_execir_"
+"""Names the comparison helper uses in the judge; an entry point with this prefix is not run."""
+
+SAME = (
+    "import math as _execir_math\n"
+    "\n"
+    "\n"
+    "def _execir_same(got, expected):\n"
+    '    """Python == with math.isclose(rel_tol=1e-6, abs_tol=1e-9) for floats, also inside lists,\n'
+    '    tuples and dict values (a list never equals a tuple)."""\n'
+    "    numbers = (int, float)\n"
+    "    if isinstance(got, numbers) and isinstance(expected, numbers) and (type(got) is float or type(expected) is float):\n"
+    "        return _execir_math.isclose(got, expected, rel_tol=1e-6, abs_tol=1e-9)\n"
+    "    if (type(got) is list and type(expected) is list) or (type(got) is tuple and type(expected) is tuple):\n"
+    "        return len(got) == len(expected) and all(_execir_same(g, e) for g, e in zip(got, expected))\n"
+    "    if type(got) is dict and type(expected) is dict:\n"
+    "        return got.keys() == expected.keys() and all(_execir_same(got[k], expected[k]) for k in expected)\n"
+    "    return got == expected\n"
+)
+"""Setup code of every call-example suite; runs in the judge on decoded builtin values only."""
+
+
+@dataclass(frozen=True)
+class PlannedRun:
+    """One candidate to run: its query, document, language and oracle job."""
+
+    query_id: str
+    doc_id: str
+    language: str
+    job: Job
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The runs of one request and what was left out, by reason."""
+
+    runs: tuple[PlannedRun, ...]
+    not_programs: int
+    no_runner: Counter[str]
+    """Candidates not run because their language has no runner for the query's examples, by language."""
+
+
+def call_suite(examples: Examples) -> TestSuite:
+    """The ``asserts`` suite of a query's call examples, judged outside the candidate."""
+    asserts = tuple(f"assert _execir_same({example.call}, {example.expected})" for example in examples.calls)
+    return TestSuite(kind="asserts", code=SAME, asserts=asserts)
+
+
+def stdio_suite(examples: Examples) -> TestSuite:
+    """The ``stdio`` suite of a query's sample input/output, compared as LiveCodeBench does."""
+    return TestSuite(kind="stdio", stdio_cases=examples.stdio, stdio_compare="tokens")
+
+
+def candidate_job(examples: Examples, program: str, language: str, source: str) -> Job | None:
+    """The job that runs ``program`` on the examples, or None when its language has no runner for them."""
+    if examples.calls and language in CALL_LANGUAGES and not examples.entry_point.startswith(RESERVED_PREFIX):
+        return Job(program, call_suite(examples), examples.entry_point, CALL_LIMITS, language=language)
+    if examples.stdio and language in STDIO_LANGUAGES:
+        suite = stdio_suite(examples)
+        if language == "python" and source == "livecodebench":
+            program = candidate_program(Task("examples", "", "", "", suite, source), program)
+        return Job(program, suite, "", lcb_limits(), language=language)
+    return None
+
+
+def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, programs: bool = True) -> Plan:
+    """Every (query, candidate) run of ``request`` (pure); ``programs`` False when documents are text."""
+    runs: list[PlannedRun] = []
+    not_programs = 0
+    no_runner: Counter[str] = Counter()
+    for query_id in request.queries:
+        candidates = request.candidates.get(query_id, ())
+        if not programs:
+            not_programs += len(candidates)
+            continue
+        found = examples.get(query_id, Examples())
+        if not found.count:
+            continue
+        default = request.query_language.get(query_id) or "python"
+        for doc_id in candidates:
+            if doc_id not in request.documents:
+                raise ExecIRError(f"exec reranker: candidate {doc_id!r} of query {query_id!r} has no document text")
+            language = request.doc_language.get(doc_id) or default
+            job = candidate_job(found, request.documents[doc_id], language, request.source)
+            if job is None:
+                no_runner[language] += 1
+            else:
+                runs.append(PlannedRun(query_id, doc_id, language, job))
+    return Plan(tuple(runs), not_programs, no_runner)
+
+
+def scores_from(request: RerankRequest, runs: Sequence[PlannedRun], results: Sequence[ExecResult | None]) -> dict[str, dict[str, float]]:
+    """1.0 for a candidate whose run passed, 0.0 for every other candidate of every query (pure)."""
+    scores = {query_id: dict.fromkeys(request.candidates.get(query_id, ()), 0.0) for query_id in request.queries}
+    for run, result in zip(runs, results):
+        if result is not None and result.verdict is Verdict.PASS:
+            scores[run.query_id][run.doc_id] = 1.0
+    return scores
+
+
+class ExecReranker:
+    """Scores each candidate 1.0 when it passes every example its query's text shows, else 0.0."""
+
+    name = "exec"
+
+    def __init__(self, oracle: OracleConfig, *, progress: bool = True) -> None:
+        self.oracle = oracle
+        self.progress = progress
+        self._task: TaskSpec | None = None
+        self._stats = RerankStats(0, 0, 0.0)
+
+    def use_task(self, task: TaskSpec | None) -> None:
+        """Remember the folder's task: documents that are text (``c2t``) are never run."""
+        self._task = task
+
+    def score(self, request: RerankRequest) -> dict[str, dict[str, float]]:
+        """query id -> candidate id -> 1.0 (passes every example) or 0.0."""
+        start = time.perf_counter()
+        examples = {query_id: extract_examples(text) for query_id, text in request.queries.items()}
+        programs = self._task is None or self._task.document_kind == "code"
+        plan = plan_runs(request, examples, programs=programs)
+        results, cache_hits, missing = self._execute(plan.runs)
+        scores = scores_from(request, plan.runs, results)
+        counts = _counts(request, examples, plan, results, missing)
+        counts["cache_hits"] = cache_hits
+        pairs = sum(len(v) for v in scores.values())
+        self._stats = RerankStats(len(scores), pairs, round(time.perf_counter() - start, 3), counts)
+        return scores
+
+    def _execute(self, runs: Sequence[PlannedRun]) -> tuple[list[ExecResult | None], int, Counter[str]]:
+        """Results in the order of ``runs`` (None where the toolchain is missing), cache hits, and
+        the runs left out for a missing toolchain, by language."""
+        if not runs:
+            return [], 0, Counter()
+        config = replace(self.oracle, progress=self.oracle.progress and self.progress)
+        with Oracle(config) as oracle:
+            usable = {language: _has_toolchain(oracle, language) for language in sorted({r.language for r in runs})}
+            todo = [run for run in runs if usable[run.language]]
+            done = iter(oracle.run([run.job for run in todo], desc="exec rerank"))
+            results = [next(done) if usable[run.language] else None for run in runs]
+            cache_hits = oracle.stats["cached"]
+        missing = Counter(run.language for run in runs if not usable[run.language])
+        return results, cache_hits, missing
+
+    def stats(self) -> RerankStats:
+        """Counts of the last :meth:`score` call (see :func:`_counts` for the ``extra`` keys)."""
+        return self._stats
+
+    def config(self) -> dict[str, object]:
+        """The reranker's identity for ``results.json``."""
+        return {
+            "name": self.name,
+            "call_limits": {"cpu_seconds": CALL_LIMITS.cpu_seconds, "wall_seconds": CALL_LIMITS.wall_seconds},
+            "stdio_limits": {"cpu_seconds": lcb_limits().cpu_seconds, "wall_seconds": lcb_limits().wall_seconds},
+            "float_tolerance": {"rel": 1e-6, "abs": 1e-9},
+            "stdio_compare": "tokens",
+            "isolation": self.oracle.isolation,
+            "workers": self.oracle.workers,
+        }
+
+
+def _has_toolchain(oracle: Oracle, language: str) -> bool:
+    if language == "python":
+        return True
+    try:
+        oracle.toolchain(language)
+    except ToolchainMissing:
+        return False
+    return True
+
+
+def _counts(
+    request: RerankRequest, examples: Mapping[str, Examples], plan: Plan, results: Sequence[ExecResult | None], missing: Counter[str]
+) -> dict[str, float]:
+    """``extra`` of the stats: queries, queries_with_examples (and by shape), examples, examples_skipped,
+    candidates, candidates_executed, candidates_passing, candidates_no_runner, verdict counts and
+    per-language executed/passing counts."""
+    found = [examples[q] for q in request.queries]
+    counts: dict[str, float] = {
+        "queries": len(found),
+        "queries_with_examples": sum(1 for e in found if e.count),
+        "queries_with_call_examples": sum(1 for e in found if e.calls),
+        "queries_with_stdio_examples": sum(1 for e in found if e.stdio),
+        "examples": sum(e.count for e in found),
+        "examples_skipped": sum(e.skipped for e in found),
+        "candidates": sum(len(request.candidates.get(q, ())) for q in request.queries),
+        "candidates_executed": sum(1 for r in results if r is not None),
+        "candidates_passing": sum(1 for r in results if r is not None and r.verdict is Verdict.PASS),
+        "candidates_not_programs": plan.not_programs,
+        "candidates_no_runner": sum(plan.no_runner.values()) + sum(missing.values()),
+    }
+    for run, result in zip(plan.runs, results):
+        if result is not None:
+            counts[f"executed_{run.language}"] = counts.get(f"executed_{run.language}", 0) + 1
+            counts[f"passing_{run.language}"] = counts.get(f"passing_{run.language}", 0) + (result.verdict is Verdict.PASS)
+            key = f"verdict_{result.verdict.value.lower()}"
+            counts[key] = counts.get(key, 0) + 1
+    for language, number in (plan.no_runner + missing).items():
+        counts[f"no_runner_{language}"] = number
+    return counts

@@ -1,0 +1,110 @@
+"""Rerank specs: one string names a fully configured reranker (or a chain of them).
+
+Grammar::
+
+    ce:<model>[@<rev>]     a cross-encoder: a hub id (optionally pinned to a branch, tag or commit)
+                           or a local model directory
+    llm:<model>[@<rev>]    a causal language model scoring relevance, hub id or local directory
+    exec                   the execution reranker: candidates that pass the query's examples first
+    <spec>+<spec>+...      a chain: the stages as sort keys, left first (``exec+ce:<model>``)
+
+A model argument that starts with ``/``, ``./``, ``../`` or ``~`` is a local directory and must
+exist; a local directory that exists is never split at ``@``. The implementations are imported
+only when a spec names them, so a missing optional dependency fails for that spec alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from execir.errors import ExecIRError
+from execir.execute import OracleConfig
+from execir.rerank.base import Reranker
+from execir.rerank.chain import RerankChain
+
+RERANK_SPEC_FORMS = ("ce:<model id or local path>[@<revision>]", "llm:<model id or local path>[@<revision>]", "exec", "<spec>+<spec>+...")
+
+RERANK_SPEC_HELP = """rerank specs (--rerank, repeatable; each reranks every retriever's top --depth):
+  ce:<model id>[@<revision>]    a cross-encoder from the hub, optionally pinned (e.g. ce:BAAI/bge-reranker-base)
+  ce:<local path>               a cross-encoder model directory (/..., ./..., ../..., ~/...)
+  llm:<model id or path>[@rev]  a causal language model judging relevance (e.g. llm:Qwen/Qwen2.5-0.5B-Instruct)
+  exec                          execution: candidates that pass the query's examples first, each group
+                                in the retriever's order (verdicts cached; --workers sandboxes)
+  <spec>+<spec>+...             a chain used as sort keys, left first (e.g. exec+ce:BAAI/bge-reranker-base)"""
+"""The grammar as shown by ``execir eval --help``."""
+
+
+def _bad_spec(spec: str, why: str) -> ExecIRError:
+    return ExecIRError(f"unknown rerank spec '{spec}' ({why}); valid forms: " + ", ".join(RERANK_SPEC_FORMS))
+
+
+def _is_path_like(model: str) -> bool:
+    return model.startswith(("/", "./", "../", "~")) or model in (".", "..")
+
+
+def split_model(spec: str, model: str) -> tuple[str, str | None]:
+    """``(model, revision)`` of a ``ce:``/``llm:`` argument; a local directory must exist."""
+    revision = None
+    if "@" in model and not Path(model).expanduser().exists():
+        model, revision = model.rsplit("@", 1)
+    if not model or revision == "":
+        raise _bad_spec(spec, "needs a model and, after '@', a non-empty revision")
+    if _is_path_like(model) and not Path(model).expanduser().is_dir():
+        what = "is not a directory" if Path(model).expanduser().exists() else "does not exist"
+        raise ExecIRError(f"reranker '{spec}': the model directory {model} {what}")
+    return model, revision
+
+
+def _model_reranker(kind: str, spec: str, arg: str, options: dict[str, Any]) -> Reranker:
+    model, revision = split_model(spec, arg)
+    if kind == "ce":
+        from execir.rerank.cross_encoder import CrossEncoderReranker
+
+        return CrossEncoderReranker(model, revision=revision, **options)
+    from execir.rerank.llm import LLMReranker
+
+    return LLMReranker(model, revision=revision, **options)
+
+
+def _single(spec: str, *, oracle_config: OracleConfig, options: dict[str, Any]) -> Reranker:
+    kind, _, arg = spec.partition(":")
+    if spec == "exec":
+        from execir.rerank.execution import ExecReranker
+
+        return ExecReranker(oracle_config, progress=options["progress"])
+    if kind in ("ce", "llm"):
+        if not arg:
+            raise _bad_spec(spec, f"{kind} needs a model: {kind}:<model id or local path>")
+        return _model_reranker(kind, spec, arg, options)
+    why = "exec takes no argument" if kind == "exec" else f"'{kind}' is not a reranker kind"
+    raise _bad_spec(spec, why)
+
+
+def get_reranker(
+    spec: str,
+    *,
+    cache_dir: Path | None,
+    oracle_config: OracleConfig,
+    progress: bool,
+    device: str | None = None,
+    batch_size: int | None = None,
+) -> Reranker:
+    """Build the reranker named by ``spec`` (see the module docstring for the grammar).
+
+    ``oracle_config`` runs the ``exec`` reranker; ``device`` and ``batch_size`` go to model
+    rerankers (None: each implementation's own default). ``cache_dir`` is the cache root the
+    caller uses for models' outputs; none of the current reranker kinds keeps a cache there.
+    """
+    del cache_dir  # no reranker kind caches scores yet; kept so callers pass one root for every kind
+    spec = spec.strip()
+    if not spec:
+        raise _bad_spec(spec, "empty spec")
+    options: dict[str, Any] = {"device": device, "progress": progress}
+    if batch_size is not None:
+        options["batch_size"] = batch_size
+    parts = spec.split("+")
+    if any(not part.strip() for part in parts):
+        raise _bad_spec(spec, "a chain joins non-empty specs with '+'")
+    stages = [_single(part.strip(), oracle_config=oracle_config, options=options) for part in parts]
+    return stages[0] if len(stages) == 1 else RerankChain(stages)

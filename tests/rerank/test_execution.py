@@ -1,0 +1,178 @@
+"""The execution reranker: planning and scoring (pure), the judge's comparison, real oracle runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from execir.dataset.spec import get_spec
+from execir.execute import OracleConfig
+from execir.rerank.base import Reranker, RerankRequest
+from execir.rerank.examples import extract_examples
+from execir.rerank.execution import SAME, ExecReranker, call_suite, plan_runs, scores_from
+
+ADD = "Add two numbers.\n>>> add(2, 3)\n5\n>>> add(0.1, 0.2)\n0.3\n>>> pair(1)\n(1, 1)\n>>> pair(2)\n(2, 2)\n"
+"""Two functions: ``pair`` is named twice, like ``add``; the first one (``add``) wins the tie."""
+
+PROGRAMS = {
+    "correct": "def add(a, b):\n    return a + b\n",
+    "off_by_one": "def add(a, b):\n    return a + b + 1\n",
+    "magic_eq": "class Anything:\n    def __eq__(self, other):\n        return True\n\n\ndef add(a, b):\n    return Anything()\n",
+    "exit_0": "import os\n\n\ndef add(a, b):\n    os._exit(0)\n",
+    "sys_exit": "import sys\n\n\ndef add(a, b):\n    sys.exit(0)\n",
+    "prints_true": "def add(a, b):\n    print(True)\n",
+    "patches_builtins": (
+        "import builtins\n\nbuiltins.isinstance = lambda *a: True\nbuiltins.AssertionError = type('Never', (Exception,), {})\n\n\n"
+        "def add(a, b):\n    return 0\n"
+    ),
+    "no_entry_point": "def plus(a, b):\n    return a + b\n",
+    "syntax_error": "def add(a, b)\n    return a + b\n",
+}
+SUM = "Print the sum of A and B.\n\nSample Input 1\n\n1 2\n\nSample Output 1\n\n3\n\nSample Input 2\n\n2 5\n\nSample Output 2\n\n7\n"
+STDIO = {
+    "stdio_correct": "a, b = map(int, input().split())\nprint(a + b, end='  \\n')\n",
+    "stdio_float": "a, b = map(int, input().split())\nprint(float(a + b))\n",
+    "stdio_wrong": "a, b = map(int, input().split())\nprint(a * b - 1)\n",
+}
+FORMATS = "Stats.\n>>> stats([1.0, 2.0])\n(1.5, {'b': 2, 'a': 1}, [0.1, 0.3])\n"
+FORMAT_PROGRAMS = {
+    "format_ok": "def stats(xs):\n    return (sum(xs) / len(xs), {'a': 1, 'b': 2}, [0.1, 0.1 + 0.2])\n",
+    "format_list": "def stats(xs):\n    return [sum(xs) / len(xs), {'a': 1, 'b': 2}, [0.1, 0.1 + 0.2]]\n",
+}
+
+
+def request(**extra: object) -> RerankRequest:
+    documents = {**PROGRAMS, **STDIO, **FORMAT_PROGRAMS}
+    return RerankRequest(
+        queries={"add": ADD, "sum": SUM, "formats": FORMATS, "none": "Reverse a string."},
+        candidates={"add": tuple(PROGRAMS), "sum": tuple(STDIO), "formats": tuple(FORMAT_PROGRAMS), "none": ("correct",)},
+        documents=documents,
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+# ---- pure ---------------------------------------------------------------------------------------
+
+
+def judge_same(got: object, expected: object) -> bool:
+    namespace: dict[str, object] = {}
+    exec(SAME, namespace)  # the helper the judge runs, on plain values
+    return bool(namespace["_execir_same"](got, expected))  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    ("got", "expected", "same"),
+    [
+        (0.1 + 0.2, 0.3, True),
+        (1e-12, 0.0, True),
+        (1.0001, 1.0, False),
+        (3, 3.0, True),
+        ((1, 2), (1, 2), True),
+        ([1, 2], (1, 2), False),  # as Python ==
+        ((1, 2), [1, 2], False),
+        ([0.30000000000000004, [0.1]], [0.3, [0.1]], True),
+        ({"a": [0.1 + 0.2]}, {"a": [0.3]}, True),
+        ({"a": 1}, {"a": 1, "b": 2}, False),
+        ({1, 2}, {2, 1}, True),
+        ("abc", "abc ", False),
+        (None, None, True),
+        (True, 1, True),
+        ([1], [1, 2], False),
+    ],
+)
+def test_judge_comparison(got: object, expected: object, same: bool) -> None:
+    assert judge_same(got, expected) is same
+
+
+def test_call_suite_is_judged_outside() -> None:
+    suite = call_suite(extract_examples(ADD))
+    assert suite.kind == "asserts"
+    assert suite.asserts == ("assert _execir_same(add(2, 3), 5)", "assert _execir_same(add(0.1, 0.2), 0.3)")
+
+
+def test_plan_skips_text_documents_and_languages_without_runner() -> None:
+    req = request(doc_language={"correct": "js"})
+    examples = {q: extract_examples(t) for q, t in req.queries.items()}
+    plan = plan_runs(req, examples)
+    assert plan.no_runner == {"js": 1}  # call examples run Python only
+    assert ("add", "correct") not in {(r.query_id, r.doc_id) for r in plan.runs}
+    assert ("none", "correct") not in {(r.query_id, r.doc_id) for r in plan.runs}  # no examples: not run
+    text_plan = plan_runs(req, examples, programs=False)
+    assert text_plan.runs == ()
+    assert text_plan.not_programs == sum(len(c) for c in req.candidates.values())
+
+
+def test_scores_cover_every_candidate_without_runs() -> None:
+    req = request()
+    scores = scores_from(req, (), ())
+    assert {q: set(s) for q, s in scores.items()} == {q: set(c) for q, c in req.candidates.items()}
+    assert all(v == 0.0 for s in scores.values() for v in s.values())
+
+
+def test_c2t_documents_are_never_run() -> None:
+    reranker = ExecReranker(OracleConfig(progress=False), progress=False)
+    assert isinstance(reranker, Reranker)
+    reranker.use_task(get_spec("c2t"))
+    scores = reranker.score(request())
+    assert all(v == 0.0 for s in scores.values() for v in s.values())
+    extra = reranker.stats().extra
+    assert extra["candidates_executed"] == 0
+    assert extra["candidates_not_programs"] == len(PROGRAMS) + len(STDIO) + len(FORMAT_PROGRAMS) + 1
+
+
+# ---- real oracle --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, dict[str, float]], ExecReranker]:
+    cache = tmp_path_factory.mktemp("exec") / "verdicts.sqlite"
+    reranker = ExecReranker(OracleConfig(workers=2, cache_path=cache, progress=False), progress=False)
+    reranker.use_task(get_spec("t2c-full"))
+    return reranker.score(request()), reranker
+
+
+def test_correct_passes_and_mutant_fails(scored: tuple[dict[str, dict[str, float]], ExecReranker]) -> None:
+    scores, _ = scored
+    assert scores["add"]["correct"] == 1.0
+    assert scores["add"]["off_by_one"] == 0.0
+    assert scores["none"] == {"correct": 0.0}
+
+
+@pytest.mark.parametrize("cheat", ["magic_eq", "exit_0", "sys_exit", "prints_true", "patches_builtins", "no_entry_point", "syntax_error"])
+def test_adversarial_candidates_do_not_pass(scored: tuple[dict[str, dict[str, float]], ExecReranker], cheat: str) -> None:
+    assert scored[0]["add"][cheat] == 0.0
+
+
+def test_formatting_does_not_fail_a_correct_program(scored: tuple[dict[str, dict[str, float]], ExecReranker]) -> None:
+    scores, _ = scored
+    assert scores["formats"] == {"format_ok": 1.0, "format_list": 0.0}  # a list never equals the expected tuple
+    assert scores["sum"] == {"stdio_correct": 1.0, "stdio_float": 1.0, "stdio_wrong": 0.0}  # tokens: 3.0 answers 3
+
+
+def test_stats_count_the_work(scored: tuple[dict[str, dict[str, float]], ExecReranker]) -> None:
+    stats = scored[1].stats()
+    assert (stats.queries, stats.pairs) == (4, len(PROGRAMS) + len(STDIO) + len(FORMAT_PROGRAMS) + 1)
+    extra = stats.extra
+    assert extra["queries_with_examples"] == 3
+    assert extra["examples"] == 2 + 2 + 1
+    assert extra["candidates_executed"] == len(PROGRAMS) + len(STDIO) + len(FORMAT_PROGRAMS)
+    assert extra["candidates_passing"] == 4
+    assert extra["executed_python"] == extra["candidates_executed"]
+    assert extra["cache_hits"] == 0
+
+
+@pytest.mark.slow
+def test_cache_and_other_languages(scored: tuple[dict[str, dict[str, float]], ExecReranker], tmp_path: Path) -> None:
+    """A second call is answered from the verdict cache; a C++ candidate runs on stdio samples."""
+    first, reranker = scored
+    assert reranker.score(request()) == first
+    extra = reranker.stats().extra
+    assert extra["cache_hits"] == extra["candidates_executed"] - extra.get("verdict_undecided", 0)  # UNDECIDED is never cached
+    cpp = "#include <iostream>\nint main() { long a, b; std::cin >> a >> b; std::cout << a + b << std::endl; }\n"
+    req = RerankRequest({"sum": SUM}, {"sum": ("cpp",)}, {"cpp": cpp}, doc_language={"cpp": "cpp"})
+    other = ExecReranker(OracleConfig(workers=1, cache_path=tmp_path / "v.sqlite", progress=False), progress=False)
+    scores = other.score(req)
+    if other.stats().extra.get("no_runner_cpp"):
+        pytest.skip("no C++ toolchain")
+    assert scores == {"sum": {"cpp": 1.0}}
