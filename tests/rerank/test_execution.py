@@ -10,7 +10,7 @@ from execir.dataset.spec import get_spec
 from execir.execute import OracleConfig
 from execir.rerank.base import Reranker, RerankRequest
 from execir.rerank.examples import extract_examples
-from execir.rerank.execution import SAME, ExecReranker, call_suite, plan_runs, scores_from
+from execir.rerank.execution import SAME, ExecReranker, call_suite, names_entry_point, plan_runs, scores_from
 
 ADD = "Add two numbers.\n>>> add(2, 3)\n5\n>>> add(0.1, 0.2)\n0.3\n>>> pair(1)\n(1, 1)\n>>> pair(2)\n(2, 2)\n"
 """Two functions: ``pair`` is named twice, like ``add``; the first one (``add``) wins the tie."""
@@ -103,6 +103,31 @@ def test_plan_skips_text_documents_and_languages_without_runner() -> None:
     assert text_plan.not_programs == sum(len(c) for c in req.candidates.values())
 
 
+@pytest.mark.parametrize(
+    ("program", "named"),
+    [
+        ("def add(a, b):\n    return a + b\n", True),
+        ("add = lambda a, b: a + b\n", True),
+        ("def add_one(x):\n    return x + 1\n", False),  # a longer identifier is not the name
+        ("def subtract(a, b):\n    return a - b  # adds nothing\n", False),
+    ],
+)
+def test_entry_point_must_be_named(program: str, named: bool) -> None:
+    assert names_entry_point(program, "add") is named
+
+
+def test_plan_does_not_run_programs_that_never_name_the_entry_point() -> None:
+    req = RerankRequest(
+        queries={"q": ">>> add(1, 2)\n3"},
+        candidates={"q": ("defines", "other")},
+        documents={"defines": "def add(a, b):\n    return a + b\n", "other": "def mul(a, b):\n    return a * b\n"},
+    )
+    plan = plan_runs(req, {"q": extract_examples(req.queries["q"])})
+    assert [r.doc_id for r in plan.runs] == ["defines"]
+    assert plan.without_entry_point == 1
+    assert scores_from(req, (), ()) == {"q": {"defines": 0.0, "other": 0.0}}
+
+
 def test_scores_cover_every_candidate_without_runs() -> None:
     req = request()
     scores = scores_from(req, (), ())
@@ -156,7 +181,8 @@ def test_stats_count_the_work(scored: tuple[dict[str, dict[str, float]], ExecRer
     extra = stats.extra
     assert extra["queries_with_examples"] == 3
     assert extra["examples"] == 2 + 2 + 1
-    assert extra["candidates_executed"] == len(PROGRAMS) + len(STDIO) + len(FORMAT_PROGRAMS)
+    assert extra["candidates_executed"] == len(PROGRAMS) + len(STDIO) + len(FORMAT_PROGRAMS) - 1
+    assert extra["candidates_without_entry_point"] == 1  # no_entry_point never names add: not run
     assert extra["candidates_passing"] == 4
     assert extra["executed_python"] == extra["candidates_executed"]
     assert extra["cache_hits"] == 0

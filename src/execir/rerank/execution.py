@@ -23,13 +23,16 @@ How a candidate is run:
 
 Not executed (scored 0.0 and counted): documents that are not programs (a task whose documents are
 text, e.g. ``c2t``), and candidates whose language has no runner for the query's examples (call
-examples run only Python; a stdio language whose toolchain is not installed). A candidate whose
+examples run only Python; a stdio language whose toolchain is not installed), and candidates of
+call examples whose text never names the function the examples call (:func:`names_entry_point`:
+they cannot define it, so they fail the examples without being run). A candidate whose
 language the request does not give is taken as its query's language, else as Python (a program in
 another language then fails to compile: 0.0).
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -92,6 +95,16 @@ class Plan:
     not_programs: int
     no_runner: Counter[str]
     """Candidates not run because their language has no runner for the query's examples, by language."""
+    without_entry_point: int = 0
+    """Candidates not run because their text never names the function the call examples call."""
+
+
+def names_entry_point(program: str, entry_point: str) -> bool:
+    """True when ``program`` contains ``entry_point`` as a whole identifier. A program that never
+    names the function its query's examples call cannot define it (short of building the name at
+    run time), so it fails them without being run; at depth 100 this spares running the other
+    problems' programs."""
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(entry_point)}(?![A-Za-z0-9_])", program) is not None
 
 
 def call_suite(examples: Examples) -> TestSuite:
@@ -121,6 +134,7 @@ def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, progr
     """Every (query, candidate) run of ``request`` (pure); ``programs`` False when documents are text."""
     runs: list[PlannedRun] = []
     not_programs = 0
+    unnamed = 0
     no_runner: Counter[str] = Counter()
     for query_id in request.queries:
         candidates = request.candidates.get(query_id, ())
@@ -135,12 +149,16 @@ def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, progr
             if doc_id not in request.documents:
                 raise ExecIRError(f"exec reranker: candidate {doc_id!r} of query {query_id!r} has no document text")
             language = request.doc_language.get(doc_id) or default
-            job = candidate_job(found, request.documents[doc_id], language, request.source)
+            program = request.documents[doc_id]
+            if found.calls and language in CALL_LANGUAGES and not names_entry_point(program, found.entry_point):
+                unnamed += 1
+                continue
+            job = candidate_job(found, program, language, request.source)
             if job is None:
                 no_runner[language] += 1
             else:
                 runs.append(PlannedRun(query_id, doc_id, language, job))
-    return Plan(tuple(runs), not_programs, no_runner)
+    return Plan(tuple(runs), not_programs, no_runner, unnamed)
 
 
 def scores_from(request: RerankRequest, runs: Sequence[PlannedRun], results: Sequence[ExecResult | None]) -> dict[str, dict[str, float]]:
@@ -242,6 +260,7 @@ def _counts(
         "candidates_passing": sum(1 for r in results if r is not None and r.verdict is Verdict.PASS),
         "candidates_not_programs": plan.not_programs,
         "candidates_no_runner": sum(plan.no_runner.values()) + sum(missing.values()),
+        "candidates_without_entry_point": plan.without_entry_point,
     }
     for run, result in zip(plan.runs, results):
         if result is not None:
