@@ -170,6 +170,23 @@ class McNemar:
 
 
 @dataclass(frozen=True)
+class ActedOn:
+    """First stage and reranked means over the queries a reranker had a signal for (``exec``: the
+    queries whose text carries examples)."""
+
+    queries: int
+    first: dict[str, float]
+    """Measure -> the first stage's mean over those queries."""
+    reranked: dict[str, float]
+    """Measure -> the reranked system's mean over those queries."""
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any]) -> ActedOn:
+        """From the ``acted_on`` record of a system's ``rerank`` in ``results.json``."""
+        return cls(int(record["queries"]), {k: float(v) for k, v in record["first"].items()}, {k: float(v) for k, v in record["reranked"].items()})
+
+
+@dataclass(frozen=True)
 class RerankSummary:
     """How a reranked system was made from its first stage, what the reranker did, and what it changed."""
 
@@ -189,6 +206,8 @@ class RerankSummary:
     deltas: dict[str, Estimate]
     """Measure (exec@1, exec@10, nDCG@10) -> mean of reranked minus first stage, with a paired bootstrap 95% CI."""
     mcnemar: McNemar
+    acted_on: ActedOn | None = None
+    """The measures on the queries the reranker had a signal for (None when it acts on every query)."""
 
     @classmethod
     def of(cls, record: Mapping[str, Any]) -> RerankSummary:
@@ -197,7 +216,7 @@ class RerankSummary:
             first_stage=str(record["first_stage"]), spec=str(record["spec"]), config=dict(record["config"]), queries=int(record["queries"]),
             pairs=int(record["pairs"]), seconds=float(record["seconds"]), extra={k: float(v) for k, v in record["extra"].items()},
             seconds_per_query=float(record["seconds_per_query"]), deltas={m: Estimate.of(v) for m, v in record["deltas"].items()},
-            mcnemar=McNemar(**record["mcnemar"]),
+            mcnemar=McNemar(**record["mcnemar"]), acted_on=ActedOn.of(record["acted_on"]) if record.get("acted_on") else None,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -206,6 +225,7 @@ class RerankSummary:
             "first_stage": self.first_stage, "spec": self.spec, "config": self.config, "queries": self.queries, "pairs": self.pairs,
             "seconds": self.seconds, "extra": self.extra, "seconds_per_query": self.seconds_per_query,
             "deltas": {m: _metric(e) for m, e in self.deltas.items()}, "mcnemar": asdict(self.mcnemar),
+            "acted_on": asdict(self.acted_on) if self.acted_on is not None else None,
         }
 
 

@@ -39,7 +39,8 @@ class PrefixReranker:
 
     def stats(self) -> RerankStats:
         pairs = sum(map(len, self.requests[-1].candidates.values()))
-        return RerankStats(len(self.requests[-1].candidates), pairs, 0.01, {"candidates_executed": float(pairs)})
+        acted_on = frozenset({"t1"}) if self.prefix == "c" else None  # as exec reports the queries with examples
+        return RerankStats(len(self.requests[-1].candidates), pairs, 0.01, {"candidates_executed": float(pairs)}, acted_on)
 
     def config(self) -> dict[str, object]:
         return {"prefix": self.prefix}
@@ -91,6 +92,18 @@ def test_reranked_order_strict_scores_and_deltas(evaluated: tuple) -> None:
     assert (summary.rerank.mcnemar.wins, summary.rerank.mcnemar.losses, summary.rerank.mcnemar.p_value) == (1, 0, 1.0)
     assert summary.rerank.extra == {"candidates_executed": 5.0} and summary.rerank.pairs == 5 and summary.rerank.config == {"prefix": "c"}
     assert set(summary.rerank.deltas) == {"exec@1", "exec@10", "ndcg@10"}
+
+
+def test_measures_on_the_queries_the_reranker_acted_on(evaluated: tuple) -> None:
+    result, systems, report, _ = evaluated
+    by_name = {s.name: s for s in systems}
+    acted = result.system("tied>>canon").rerank.acted_on
+    assert acted is not None and acted.queries == 1
+    assert acted.first["exec@1"] == by_name["tied"].per_query["exec@1"]["t1"] == 0.0  # t1 only
+    assert acted.reranked["exec@1"] == by_name["tied>>canon"].per_query["exec@1"]["t1"] == 1.0
+    assert result.system("tied>>same:x/y").rerank.acted_on is None
+    assert FolderResult.from_json(result.to_json()).system("tied>>canon").rerank.acted_on == acted
+    assert "queries acted on" in report.read_text() and "1 of 2" in report.read_text()
 
 
 def test_a_reranker_that_ties_everything_reproduces_the_first_stage(evaluated: tuple) -> None:

@@ -52,6 +52,28 @@ def test_stages_are_sort_keys_left_first_and_full_ties_stay_tied() -> None:
     assert chain.config() == {"chain": [{"name": "exec"}, {"name": "ce:m"}]}
 
 
+class _Acting(TableReranker):
+    def __init__(self, name: str, table: dict[str, float], acted_on: frozenset[str] | None) -> None:
+        super().__init__(name, table)
+        self.acted_on = acted_on
+
+    def stats(self) -> RerankStats:
+        return RerankStats(1, 4, 0.5, {}, self.acted_on)
+
+
+def test_queries_acted_on_are_the_union_of_the_stages_that_report_them() -> None:
+    table = dict.fromkeys("abcd", 0.0)
+    assert RerankChain([_Acting("exec", table, frozenset({"q"})), _Acting("ce:m", table, None)]).stats().acted_on is None  # before score
+    for stages, expected in (
+        ([_Acting("exec", table, frozenset({"q"})), _Acting("ce:m", table, None)], frozenset({"q"})),
+        ([_Acting("a", table, frozenset({"q"})), _Acting("b", table, frozenset({"r"}))], frozenset({"q", "r"})),
+        ([_Acting("a", table, None), _Acting("b", table, None)], None),
+    ):
+        chain = RerankChain(stages)
+        chain.score(REQUEST)
+        assert chain.stats().acted_on == expected
+
+
 def test_use_task_reaches_every_stage() -> None:
     stages = [TableReranker("x", {}), TableReranker("y", {})]
     RerankChain(stages).use_task("spec")

@@ -27,7 +27,7 @@ from execir.metrics.analyses import density_ablation, gap_analyses, tie_rate
 from execir.metrics.stats import bootstrap_ci, mcnemar_exact, paired_comparisons
 from execir.rerank.base import Reranker
 from execir.rerank.chain import check_scores
-from execir.results import Comparison, DatasetFacts, Estimate, FolderResult, GapAnalyses, McNemar, RerankSummary, SystemSummary
+from execir.results import ActedOn, Comparison, DatasetFacts, Estimate, FolderResult, GapAnalyses, McNemar, RerankSummary, SystemSummary
 from execir.retrieve import get_retriever
 from execir.retrieve.base import Retriever, apply_task
 from execir.types import Run
@@ -161,10 +161,18 @@ def rerank_summary(first: SystemResult, reranked: SystemResult, spec: str, reran
     else:
         mcnemar = McNemar(0, 0, 1.0)
     stats = reranker.stats()
+    acted_on = None
+    if stats.acted_on is not None:
+        subset = [q for q in queries if q in stats.acted_on]
+        acted_on = ActedOn(
+            len(subset),
+            {m: float(np.mean([first.per_query[m][q] for q in subset])) if subset else 0.0 for m in DELTA_MEASURES},
+            {m: float(np.mean([reranked.per_query[m][q] for q in subset])) if subset else 0.0 for m in DELTA_MEASURES},
+        )
     return RerankSummary(
         first_stage=first.name, spec=spec, config=dict(reranker.config()), queries=stats.queries, pairs=stats.pairs,
         seconds=round(stats.seconds, 3), extra={k: float(v) for k, v in stats.extra.items()}, seconds_per_query=per_query_seconds,
-        deltas=deltas, mcnemar=mcnemar,
+        deltas=deltas, mcnemar=mcnemar, acted_on=acted_on,
     )
 
 

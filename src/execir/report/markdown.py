@@ -146,6 +146,22 @@ def rerank_stats_rows(result: FolderResult) -> list[list[str]]:
     return rows
 
 
+ACTED_HEADER = ["reranked system", "queries acted on", "exec@1 first → reranked", "exec@10 first → reranked", "nDCG@10 first → reranked"]
+
+
+def acted_on_rows(result: FolderResult) -> list[list[str]]:
+    """One row per reranked system whose reranker reports the queries it had a signal for (``exec``:
+    the queries whose text carries examples): the measures on those queries, first stage → reranked."""
+    rows = []
+    for s in reranked_systems(result):
+        a = s.rerank.acted_on if s.rerank else None
+        if a is None:
+            continue
+        cells = [f"{a.first.get(m, 0.0):.3f} → {a.reranked.get(m, 0.0):.3f}" for m in ("exec@1", "exec@10", "ndcg@10")]
+        rows.append([s.name, f"{a.queries} of {s.queries}", *cells])
+    return rows
+
+
 def reranking_markdown(result: FolderResult) -> str:
     """The reranking section: each reranked system beside its first stage, then its reranker's counts."""
     if not any(s.rerank is not None for s in result.systems):
@@ -154,7 +170,10 @@ def reranking_markdown(result: FolderResult) -> str:
             "queries with a paired bootstrap 95% CI; wins/losses: queries only the reranked / only the first stage solves at rank 1 "
             "(exact McNemar test).\n\n")
     stats = markdown_table(["reranked system", "rerank spec", "queries", "pairs", "seconds", "reranker counts"], rerank_stats_rows(result))
-    return note + markdown_table(RERANK_HEADER, rerank_rows(result)) + "\n\n" + stats
+    acted = acted_on_rows(result)
+    acted_table = ("\n\nOn the queries each reranker had a signal for (exec: the queries whose text carries examples):\n\n"
+                   + markdown_table(ACTED_HEADER, acted)) if acted else ""
+    return note + markdown_table(RERANK_HEADER, rerank_rows(result)) + acted_table + "\n\n" + stats
 
 
 def _comparisons(result: FolderResult) -> str:

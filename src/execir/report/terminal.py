@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from execir.report.markdown import (
+    ACTED_HEADER,
     RERANK_HEADER,
+    acted_on_rows,
     gap_header,
     gap_rows,
     leaderboard_header,
@@ -21,7 +23,8 @@ def format_leaderboard(result: FolderResult) -> str:
     """Leaderboard and gap analyses as terminal tables."""
     lines = [text_table(leaderboard_header(result), leaderboard_rows(result)), ""]
     if any(s.rerank is not None for s in result.systems):
-        lines += [text_table(RERANK_HEADER, rerank_rows(result)), "",
+        acted = acted_on_rows(result)
+        lines += [text_table(RERANK_HEADER, rerank_rows(result)), "", *([text_table(ACTED_HEADER, acted), ""] if acted else []),
                   text_table(["reranked system", "rerank spec", "queries", "pairs", "seconds", "reranker counts"], rerank_stats_rows(result)), ""]
     lines.append(text_table(gap_header(result.tie_policy), gap_rows(result)))
     lines += ["", _ablation_line(result), *_blind_operator_lines(result), ""]

@@ -49,6 +49,10 @@ class RerankStats:
     pairs: int
     seconds: float
     extra: Mapping[str, float] = field(default_factory=dict)
+    acted_on: frozenset[str] | None = None
+    """The queries the reranker had a signal for (``exec``: the queries whose text carries examples);
+    None when it scores every query on its own terms. The report gives the measures on these
+    queries too, first stage beside reranked."""
 
 
 @runtime_checkable

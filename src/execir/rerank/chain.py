@@ -66,7 +66,8 @@ class RerankChain:
 
     def stats(self) -> RerankStats:
         """The stages' counts: queries and pairs of the first stage, summed seconds, and every stage's
-        extra counts and seconds under ``<stage name>.<count>``."""
+        extra counts and seconds under ``<stage name>.<count>``; the queries acted on are the union of
+        the stages' that report them (None when no stage does)."""
         if not self._stats:
             return RerankStats(0, 0, 0.0)
         extra: dict[str, float] = {}
@@ -74,7 +75,9 @@ class RerankChain:
             extra[f"{stage.name}.seconds"] = stats.seconds
             extra.update({f"{stage.name}.{key}": value for key, value in stats.extra.items()})
         first = self._stats[0]
-        return RerankStats(first.queries, first.pairs, sum(s.seconds for s in self._stats), extra)
+        signals = [s.acted_on for s in self._stats if s.acted_on is not None]
+        acted_on = frozenset().union(*signals) if signals else None
+        return RerankStats(first.queries, first.pairs, sum(s.seconds for s in self._stats), extra, acted_on)
 
     def config(self) -> dict[str, object]:
         """Every stage's configuration, in order."""

@@ -196,7 +196,8 @@ class ExecReranker:
         counts = _counts(request, examples, plan, results, missing)
         counts["cache_hits"] = cache_hits
         pairs = sum(len(v) for v in scores.values())
-        self._stats = RerankStats(len(scores), pairs, round(time.perf_counter() - start, 3), counts)
+        acted_on = frozenset(q for q in request.queries if examples[q].count) if programs else frozenset()
+        self._stats = RerankStats(len(scores), pairs, round(time.perf_counter() - start, 3), counts, acted_on)
         return scores
 
     def _execute(self, runs: Sequence[PlannedRun]) -> tuple[list[ExecResult | None], int, Counter[str]]:
