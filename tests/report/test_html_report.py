@@ -292,7 +292,9 @@ def test_one_system_and_no_records(dataset: Dataset) -> None:
 def _collection() -> CollectionResult:
     def folder(name: str, subtype: str, ndcg: dict[str, float]) -> FolderSummary:
         scores = tuple(FolderScore(s, {"exec@1": Estimate(v / 2, 0, v), "ndcg@10": Estimate(v, v - 0.1, v + 0.1), "mrr@10": Estimate(v, 0, 1)},
-                                   0.25, 0.125, {}) for s, v in ndcg.items())
+                                   0.25, 0.125, {}, first_stage="bm25" if ">>" in s else None,
+                                   deltas={"exec@1": Estimate(0.1, -0.05, 0.25), "ndcg@10": Estimate(0.2, 0.1, 0.3)} if ">>" in s else {})
+                        for s, v in ndcg.items())
         composition = Composition(6, 18, 1.0, 2.0, 9.0, {"canonical": 6, "mutant": 12}, {"python": 6})
         return FolderSummary(name, f"t2c-{subtype}", "t2c", subtype, "python", "test", composition, scores, f"{name}/report.md")
 
@@ -312,6 +314,7 @@ def test_collection_page_links_each_folder_report(tmp_path: Path) -> None:
     assert leaderboard[1][:3] == ["t2c-description", "bm25>>ce", "0.350 [0.000, 0.700]"]
     assert leaderboard[1][-1] == "bm25>>ce vs bm25: Holm p 0.62" and leaderboard[3][-1] == "n/a"
     assert tables["subtypes"][0] == ["language", "system", "description", "search"]
+    assert tables["reranking"][1] == ["t2c-description", "bm25>>ce", "bm25", "+0.100 [-0.050, +0.250]", "+0.200 [+0.100, +0.300]"]
     assert set(embedded(page, CHARTS_ID)) == {"averages", "folders", "subtypes"} and page.count("plotly.js v") == 1
 
 

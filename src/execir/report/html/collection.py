@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
-from execir.report.collection import COMPOSITION_HEADER, average_rows, composition_rows
+from execir.report.collection import COMPOSITION_HEADER, RERANK_HEADER, average_rows, composition_rows, rerank_rows
 from execir.report.html import charts
 from execir.report.html.markup import Cell, Markup, estimate_cell, table, tag
 from execir.report.html.page import Section, chart, render_page
@@ -116,6 +116,15 @@ def _composition(result: CollectionResult) -> Markup:
     return table(COMPOSITION_HEADER, rows, numeric=[False, False, False, True, True, True, True, True, False], id_="composition")
 
 
+def _reranking(result: CollectionResult) -> Markup:
+    rows = rerank_rows(result)
+    if not rows:
+        return _p("No reranker was evaluated.")
+    note = _p("Each reranked system against its own first stage on the same folder: mean difference (reranked minus first stage) "
+              "with a paired bootstrap 95% CI.")
+    return note + table(RERANK_HEADER, [list(r) for r in rows], numeric=[False, False, False, True, True], id_="reranking")
+
+
 def _links(result: CollectionResult) -> Markup:
     if not result.folders:
         return _p("No folder was evaluated.")
@@ -138,6 +147,7 @@ def render_collection_html(result: CollectionResult, folders: Mapping[str, Folde
     sections = [
         Section("averages", "Averages", _averages(result)),
         Section("per-folder", "Leaderboard per folder", _leaderboard(result, folders)),
+        Section("reranking", "Reranking", _reranking(result)),
         Section("subtypes", "Text-to-code query subtypes", _subtypes(result)),
         Section("languages", "Per query language", _languages(result)),
         Section("composition", "Dataset composition", _composition(result)),
