@@ -7,14 +7,24 @@ Lucene defaults; see :class:`BM25Retriever`). Query and documents go through the
 Every document gets a score for every query (0.0 when it shares no term), so ``search`` always
 returns ``min(top_k, len(corpus))`` documents, zero-score ones included when needed to fill
 ``top_k``, ordered by (score desc, doc id asc). Scores are bm25s' float32 values, exactly.
+
+Memory: ``index`` streams the corpus through the tokenizer into integer term ids (one shared vocabulary
+dict, no per-document lists of token strings) and hands bm25s the ids, so indexing costs the id lists
+plus bm25s' sparse score matrix. ``search`` scores one query at a time (one float32 vector over the
+corpus, from bm25s' precomputed matrix) and keeps only its top ``top_k``, so memory grows with
+queries x ``top_k``, never queries x corpus. The selection is :func:`~execir.retrieve.topk.top_k_row`
+rather than bm25s' own ``retrieve``, whose top-k breaks ties arbitrarily; the scores are the ones
+``retrieve`` ranks by.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import bm25s
 import numpy as np
+from tqdm import tqdm
 
 from execir.errors import ExecIRError
 from execir.retrieve.tokenize import CodeTokenizer
@@ -23,6 +33,17 @@ from execir.types import Run
 
 if TYPE_CHECKING:
     from execir.dataset.spec import TaskSpec
+
+
+def term_ids(tokenizer: CodeTokenizer, texts: Iterable[str]) -> tuple[list[list[int]], dict[str, int]]:
+    """Each text's tokens as term ids, and the vocabulary (term -> id, in first-seen order).
+
+    Every occurrence of a term refers to the vocabulary's one ``int`` object, so a document costs a
+    pointer per token rather than a string per token.
+    """
+    vocab: dict[str, int] = {}
+    ids = [[vocab.setdefault(token, len(vocab)) for token in tokenizer.tokenize(text)] for text in texts]
+    return ids, vocab
 
 
 class BM25Retriever:
@@ -57,9 +78,13 @@ class BM25Retriever:
         if not corpus:
             raise ExecIRError("bm25: cannot index an empty corpus")
         self._doc_ids = sorted(corpus)
-        tokens = self.tokenizer.tokenize_many([corpus[d] for d in self._doc_ids])
+        texts = (corpus[d] for d in self._doc_ids)
+        bar = tqdm(texts, total=len(self._doc_ids), desc="bm25 tokenize", disable=not self.progress, leave=False)
+        ids, vocab = term_ids(self.tokenizer, bar)
+        if not vocab:
+            raise ExecIRError(f"bm25: none of the {len(ids)} documents has a term to index (tokenizer: {self.tokenizer.config()})")
         self._bm25 = bm25s.BM25(k1=self.k1, b=self.b, method=self.method)
-        self._bm25.index(tokens, show_progress=self.progress)
+        self._bm25.index((ids, vocab), show_progress=self.progress)
 
     def scores(self, query: str) -> np.ndarray:
         """BM25 score of every indexed document (index order = sorted doc ids) for one query."""

@@ -2,9 +2,22 @@
 
 Documents are encoded at ``index`` time and queries at ``search`` time through a
 :class:`~execir.retrieve.encoders.CachingEncoder`. Scoring is an exact float32 matrix product
-over query chunks, then a deterministic top-k (:mod:`execir.retrieve.topk`). With normalised
-embeddings the score is the cosine similarity. ``use_task`` forwards the task to the encoder
-(prompts per task) and drops an index built under a different task.
+over query blocks, then a deterministic top-k (:mod:`execir.retrieve.topk`). With normalised
+embeddings the score is the cosine similarity.
+
+Memory: ``search`` never holds a score for every (query, document) pair. Queries are scored in
+blocks of :func:`block_rows` rows, sized so that a block's scores (float32), the top-k selection's
+index array (int64) and its mask (bool) fit in :data:`SCORE_BUDGET_BYTES` (at most
+:data:`QUERY_CHUNK` rows, at least one), and only each block's top ``k`` survives it. Peak memory
+beyond the document matrix is therefore about the budget plus the run, for any number of
+queries (for 1M documents a block is 20 queries). Up to about 80k documents a block is
+:data:`QUERY_CHUNK` queries, so runs are bit-identical to scoring 256-query blocks against the whole
+corpus; with smaller blocks BLAS may round a float32 score differently in the last bit (its
+summation order depends on the block shape), the same variation a query already had between a
+full block and the last, partial one.
+
+``use_task`` forwards the task to the encoder (prompts per task) and drops an index built under a
+different task.
 """
 
 from __future__ import annotations
@@ -24,15 +37,27 @@ if TYPE_CHECKING:
     from execir.dataset.spec import TaskSpec
 
 QUERY_CHUNK = 256
-"""Queries scored per matrix product (bounds memory at QUERY_CHUNK x corpus floats)."""
+"""Most queries scored per matrix product."""
+
+SCORE_BUDGET_BYTES = 256 << 20
+"""Memory a query block may use for its scores and top-k selection (see the module docstring)."""
+
+_BYTES_PER_PAIR = 4 + 8 + 1
+"""float32 score + int64 partition index + bool mask, per (query, document) pair of a block."""
+
+
+def block_rows(n_docs: int) -> int:
+    """Queries per block for a corpus of ``n_docs`` documents (1 to :data:`QUERY_CHUNK`)."""
+    return max(1, min(QUERY_CHUNK, SCORE_BUDGET_BYTES // (_BYTES_PER_PAIR * max(n_docs, 1))))
 
 
 def _chunks(queries: np.ndarray, docs: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
-    """Yield ``(start, scores)`` per query chunk, reusing one score buffer (no page faults)."""
-    buffer = np.empty((min(QUERY_CHUNK, queries.shape[0]), docs.shape[0]), dtype=np.float32)
+    """Yield ``(start, scores)`` per query block, reusing one score buffer (no page faults)."""
+    rows = block_rows(docs.shape[0])
+    buffer = np.empty((min(rows, queries.shape[0]), docs.shape[0]), dtype=np.float32)
     docs_t = docs.T
-    for start in range(0, queries.shape[0], QUERY_CHUNK):
-        block = queries[start : start + QUERY_CHUNK]
+    for start in range(0, queries.shape[0], rows):
+        block = queries[start : start + rows]
         scores = buffer[: block.shape[0]]
         np.matmul(block, docs_t, out=scores)
         yield start, scores
@@ -96,7 +121,8 @@ class DenseRetriever:
     def score_matrix(self, queries: dict[str, str]) -> tuple[list[str], list[str], np.ndarray]:
         """``(qids, doc_ids, scores)`` with the full ``(queries, docs)`` float32 score matrix.
 
-        Lets callers rescore any candidate subset without re-encoding anything.
+        Lets callers rescore any candidate subset without re-encoding anything. It holds a score
+        per (query, document) pair, so it is for small corpora; :meth:`search` is bounded.
         """
         qids, q = self.encode_queries(queries)
         return qids, self.doc_ids, q @ self.doc_embeddings.T
@@ -124,7 +150,7 @@ def search_embeddings(
     run: Run = {}
     for start, scores in _chunks(queries, docs):
         best = top_k_matrix(scores, top_k)
-        run.update(to_run(qids[start : start + QUERY_CHUNK], doc_ids, best, scores))
+        run.update(to_run(qids[start : start + scores.shape[0]], doc_ids, best, scores))
     return run
 
 

@@ -96,6 +96,10 @@ class HashingEncoder:
                 "prompts_by_task": self.task_prompts.report()}
 
 
+ENCODE_CHUNK = 32768
+"""Most unique cache misses sent to the wrapped encoder (and stored as one shard) at once."""
+
+
 class CachingEncoder:
     """Wraps an encoder with an on-disk cache; ``encoded_texts`` counts real encoder calls.
 
@@ -129,22 +133,29 @@ class CachingEncoder:
         return self._caches[namespace]
 
     def encode(self, texts: Sequence[str], *, role: Role, batch_size: int = 64) -> np.ndarray:
-        cache = self._cache(role)
-        if cache is None:
-            found: list[np.ndarray | None] = [None] * len(texts)
-            missing = list(range(len(texts)))
-        else:
-            found, missing = cache.get(texts)
-        unique = list(dict.fromkeys(texts[i] for i in missing))
-        if unique:
-            vectors = np.asarray(self.encoder.encode(unique, role=role, batch_size=batch_size),
-                                 dtype=np.float32)
-            self.encoded_texts += len(unique)
-            if cache is not None:
-                cache.put(unique, vectors)
-            fresh = dict(zip(unique, vectors))
-            for i in missing:
-                found[i] = fresh[texts[i]]
+        """``(len(texts), dim)`` float32 vectors: cached rows read from disk, the rest encoded.
+
+        Unique misses are encoded :data:`ENCODE_CHUNK` texts at a time, each chunk stored as its own
+        cache shard and copied into the one result matrix, so memory stays at the result plus a chunk.
+        """
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
-        return np.stack(found).astype(np.float32, copy=False)  # type: ignore[arg-type]
+        cache = self._cache(role)
+        out, missing = cache.lookup(texts) if cache is not None else (None, list(range(len(texts))))
+        unique = list(dict.fromkeys(texts[i] for i in missing))
+        slot_of = {text: slot for slot, text in enumerate(unique)}
+        targets = np.array(missing, dtype=np.int64)
+        slots = np.array([slot_of[texts[i]] for i in missing], dtype=np.int64)
+        for start in range(0, len(unique), ENCODE_CHUNK):
+            part = unique[start : start + ENCODE_CHUNK]
+            vectors = np.asarray(self.encoder.encode(part, role=role, batch_size=batch_size), dtype=np.float32)
+            self.encoded_texts += len(part)
+            if cache is not None:
+                cache.put(part, vectors)
+            if out is None:
+                out = np.zeros((len(texts), vectors.shape[1]), dtype=np.float32)
+            chosen = (slots >= start) & (slots < start + len(part))
+            out[targets[chosen]] = vectors[slots[chosen] - start]
+        if out is None:
+            raise ValueError("no vectors: every text missed the cache and nothing was encoded")
+        return out

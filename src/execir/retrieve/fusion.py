@@ -6,6 +6,12 @@ scores: tied documents share the best rank of their tie group (scores 0.9, 0.7, 
 ranks 1, 2, 2, 4), so a tie in an input run stays a tie in the fused contribution and is never
 broken by document id. The fused run is cut to ``top_k`` by (score desc, doc id asc); fused
 scores are summed in run order, so they are reproducible bit for bit.
+
+Depth: :class:`HybridRetriever` fuses top-k lists, never full rankings. Each part is searched
+``max(top_k, depth)`` deep (``depth`` defaults to :data:`PART_DEPTH`, ten times the evaluation's
+usual first-stage depth of 100), so a document ranked below that in one part contributes only
+its other parts' terms, and memory grows with queries x ``max(top_k, depth)`` per part whatever
+the corpus size. When ``depth`` reaches the corpus size the result equals fusing full rankings.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ if TYPE_CHECKING:
     from execir.dataset.spec import TaskSpec
 
 RRF_K = 60
+PART_DEPTH = 1000
+"""Default depth each part of a hybrid is searched to before fusing (at least ``top_k``)."""
 
 
 def competition_ranks(scores: dict[str, float]) -> dict[str, int]:
@@ -53,7 +61,7 @@ def rrf(runs: list[Run], *, k: int = RRF_K, top_k: int | None = None) -> Run:
 class HybridRetriever:
     """RRF of two (or more) retrievers; each is searched ``depth`` deep before fusing."""
 
-    def __init__(self, parts: list[Retriever], *, k: int = RRF_K, depth: int = 1000) -> None:
+    def __init__(self, parts: list[Retriever], *, k: int = RRF_K, depth: int = PART_DEPTH) -> None:
         if len(parts) < 2:
             raise ExecIRError("hybrid retrieval needs at least two retrievers")
         self.parts = parts
