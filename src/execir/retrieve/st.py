@@ -94,6 +94,30 @@ def resolve_hub_revision(model_id: str, revision: str | None) -> str:
     )
 
 
+def same_input_groups(model: Any, texts: list[str], prompt: str | None) -> tuple[list[int], np.ndarray]:
+    """(index of the first text of each distinct model input, row of each text in that list).
+    Inputs are the token ids the model's tokenizer gives ``prompt + text`` under the model's
+    truncation; a model without a callable Hugging Face tokenizer groups by identical text."""
+    keys: list[Any] = list(texts)
+    tokenizer = getattr(model, "tokenizer", None)
+    if callable(tokenizer) and texts:
+        try:
+            limit = getattr(model, "max_seq_length", None)
+            encoded = tokenizer([(prompt or "") + t for t in texts], truncation=limit is not None, max_length=limit)["input_ids"]
+            keys = [tuple(ids) for ids in encoded]
+        except (TypeError, ValueError, KeyError):
+            keys = list(texts)
+    first: list[int] = []
+    seen: dict[Any, int] = {}
+    rows = np.empty(len(texts), dtype=np.int64)
+    for i, key in enumerate(keys):
+        if key not in seen:
+            seen[key] = len(first)
+            first.append(i)
+        rows[i] = seen[key]
+    return first, rows
+
+
 class SentenceTransformerEncoder:
     """Encoder over a sentence-transformers model id or local directory (loaded lazily)."""
 
@@ -146,7 +170,7 @@ class SentenceTransformerEncoder:
     def cache_key(self, role: Role) -> KeyFields:
         return {"model": self.model_label, "revision": self.revision, "role": role,
                 "prompt": self.task_prompts.prompt(role), "max_seq_length": self._max_seq_length(),
-                "normalize": self.normalize}
+                "normalize": self.normalize, "same_input": "one vector"}
 
     def _load(self) -> Any:
         if self._model is None:
@@ -166,12 +190,18 @@ class SentenceTransformerEncoder:
         return self._model
 
     def encode(self, texts: Sequence[str], *, role: Role, batch_size: int = 64) -> np.ndarray:
+        """One row per text. Texts whose model input is identical (the same token ids after the
+        prompt and truncation, e.g. ``''.join(x)`` and ``' '.join(x)`` for a tokenizer that drops
+        spaces) are encoded once and share one vector, so their scores tie exactly and the tie
+        policy sees the tie; encoded alone in different batches they could differ in the last bits."""
         model = self._load()
+        prompt = self.task_prompts.prompt(role) or None
+        first, rows = same_input_groups(model, list(texts), prompt)
         vectors = model.encode(
-            list(texts), prompt=self.task_prompts.prompt(role) or None, batch_size=batch_size,
+            [texts[i] for i in first], prompt=prompt, batch_size=batch_size,
             show_progress_bar=self.progress, convert_to_numpy=True,
             normalize_embeddings=self.normalize)
-        return np.asarray(vectors, dtype=np.float32)
+        return np.asarray(vectors, dtype=np.float32)[rows]
 
     def config(self) -> dict[str, Any]:
         """JSON-able resolved configuration."""
