@@ -1,0 +1,100 @@
+"""The resolved configuration of a reranker training run (saved in ``training.json``)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from execir.errors import ExecIRError
+
+SOUPS: tuple[str, ...] = ("uniform", "none")
+FULL_LR = 2e-5
+LORA_LR = 2e-4
+DEV_EASY = 20
+
+
+@dataclass(frozen=True)
+class LoraSettings:
+    """LoRA adapter settings; ``targets`` None lets peft choose the architecture's usual modules
+    (``query``/``value`` for BERT, ``q_proj``/``v_proj`` for Qwen), ``all-linear`` adapts every linear layer."""
+
+    r: int = 8
+    alpha: int = 16
+    dropout: float = 0.1
+    targets: tuple[str, ...] | Literal["all-linear"] | None = None
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """What changes the weights of one seed's model (a checkpoint is resumable only under the same settings)."""
+
+    base: str
+    revision: str | None = None
+    mode: Literal["full", "lora"] = "full"
+    lora: LoraSettings = field(default_factory=LoraSettings)
+    epochs: int = 1
+    batch_size: int = 16
+    lr: float = FULL_LR
+    warmup_ratio: float = 0.1
+    weight_decay: float = 0.01
+    max_grad_norm: float = 1.0
+    max_length: int = 256
+    hard_negatives: str = "dataset"
+    """``dataset`` (grade-1 documents) or ``mined:<retriever spec>``."""
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("full", "lora"):
+            raise ExecIRError(f"training mode must be 'full' or 'lora', got '{self.mode}'")
+        for name in ("epochs", "batch_size", "max_length"):
+            if getattr(self, name) < 1:
+                raise ExecIRError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
+        if not self.lr > 0:
+            raise ExecIRError(f"--lr must be positive, got {self.lr}")
+        if not 0 <= self.warmup_ratio < 1:
+            raise ExecIRError(f"warmup ratio must be in [0, 1), got {self.warmup_ratio}")
+        if self.hard_negatives != "dataset" and not (self.hard_negatives.startswith("mined:") and len(self.hard_negatives) > len("mined:")):
+            raise ExecIRError(f"--hard-negatives must be 'dataset' or 'mined:<retriever spec>', got '{self.hard_negatives}'")
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as JSON values (LoRA only when used)."""
+        data = asdict(self)
+        if self.mode != "lora":
+            data["lora"] = None
+        elif isinstance(self.lora.targets, tuple):
+            data["lora"]["targets"] = list(self.lora.targets)
+        return data
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """One ``train-reranker`` run: where data and outputs are, seeds, soup, device, evaluation."""
+
+    datasets: tuple[Path, ...]
+    out: Path
+    settings: TrainSettings
+    split: str = "train"
+    dev_split: str | None = "dev"
+    tasks: tuple[str, ...] = ()
+    """Folder task names to train on (empty: every folder)."""
+    seeds: tuple[int, ...] = (0, 1)
+    soup: str = "uniform"
+    resume: bool = False
+    device: str | None = None
+    threads: int | None = None
+    checkpoint_every: int = 500
+    dev_easy: int = DEV_EASY
+    eval_batch_size: int = 64
+    progress: bool = True
+
+    def __post_init__(self) -> None:
+        if self.soup not in SOUPS:
+            raise ExecIRError(f"--soup must be one of {', '.join(SOUPS)}, got '{self.soup}'")
+        if not self.seeds or len(set(self.seeds)) != len(self.seeds):
+            raise ExecIRError(f"seeds must be distinct and at least one, got {list(self.seeds)}")
+        if self.checkpoint_every < 1:
+            raise ExecIRError(f"--checkpoint-every must be at least 1, got {self.checkpoint_every}")
+        if self.threads is not None and self.threads < 1:
+            raise ExecIRError(f"--threads must be at least 1, got {self.threads}")
+        if self.dev_split is not None and self.dev_split == self.split:
+            raise ExecIRError(f"the dev split must differ from the training split ('{self.split}')")

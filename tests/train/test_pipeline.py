@@ -1,0 +1,96 @@
+"""End to end on a tiny BERT: models per seed, the soup, OUT/model, training.json, CrossEncoder loading."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import torch
+
+from execir.errors import ExecIRError
+from execir.train.config import LoraSettings, RunConfig, TrainSettings
+from execir.train.pipeline import train_reranker
+from tests.train.helpers import write_build, write_tiny_base
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("e2e")
+    return write_build(root / "build"), write_tiny_base(root / "base")
+
+
+def _config(inputs: tuple[Path, Path], out: Path, **changes: object) -> RunConfig:
+    build, base = inputs
+    settings = TrainSettings(base=str(base), mode="lora", lora=LoraSettings(r=2, alpha=4), batch_size=8, max_length=32, lr=1e-3)
+    values: dict[str, object] = {"datasets": (build,), "out": out, "settings": settings, "tasks": ("t2c-description", "c2t"),
+                                 "seeds": (0, 1), "threads": 1, "dev_easy": 3, "progress": False}
+    values.update(changes)
+    return RunConfig(**values)  # type: ignore[arg-type]
+
+
+def _weights(path: Path) -> dict[str, torch.Tensor]:
+    from safetensors.torch import load_file
+
+    return load_file(str(path / "model.safetensors"))
+
+
+def test_lora_seeds_soup_and_final_model(inputs: tuple[Path, Path], tmp_path: Path) -> None:
+    from sentence_transformers import CrossEncoder
+
+    out = tmp_path / "out"
+    result = train_reranker(_config(inputs, out))
+    assert result.finished and result.final == out / "model"
+    for name in ("seed-0", "seed-1", "soup", "model"):
+        info = json.loads((out / name / "execir.json").read_text())
+        assert info["pair_order"] == "text-code" and info["max_length"] == 32
+        scores = CrossEncoder(str(out / name)).predict([("return the smallest even number", "def f(xs):\n    return min(xs)\n")])
+        assert scores.shape == (1,) and bool(torch.isfinite(torch.tensor(scores)).all())
+        assert not (out / name / "checkpoint").exists()
+    one, two, soup, final = (_weights(out / n) for n in ("seed-0", "seed-1", "soup", "model"))
+    assert not any(k.startswith("base_model") or "lora_" in k for k in one)
+    assert not torch.equal(one["classifier.weight"], two["classifier.weight"])
+    for key in one:
+        if one[key].is_floating_point():
+            assert torch.equal(soup[key], ((one[key].double() + two[key].double()) / 2).to(one[key].dtype)), key
+        assert torch.equal(final[key], soup[key])
+    training = json.loads((out / "training.json").read_text())
+    assert training["pairs"]["pairs"] == result.counts.pairs > 0
+    assert {f["task"] for f in training["folders"]} == {"t2c-description", "c2t"}
+    assert all(f["manifest_sha256"] for f in training["datasets"])
+    assert training["base"]["sha256"] and training["settings"]["lora"]["r"] == 2
+    assert [s["seed"] for s in training["seeds"]] == [0, 1] and all(s["steps"] > 0 for s in training["seeds"])
+    assert set(training["dev"]) == {"seed-0", "seed-1", "soup"}
+    for metrics in training["dev"].values():
+        assert {m["folder"] for m in metrics} == {"t2c-description", "c2t"}
+        assert all(0.0 <= m[k] <= 1.0 for m in metrics for k in ("exec@1", "exec@10", "ndcg@10"))
+    assert training["final_model"] == {"path": "model", "source": "soup"}
+    from execir.rerank.prompts import read_pair_order  # the reader behind ce:<path>
+
+    assert read_pair_order(out / "model") == "text-code"
+    assert set(training["versions"]) == {"torch", "transformers", "peft", "sentence_transformers"}
+
+
+def test_stopped_run_resumes_to_the_same_model(inputs: tuple[Path, Path], tmp_path: Path) -> None:
+    build, base = inputs
+    settings = TrainSettings(base=str(base), batch_size=8, max_length=32, lr=1e-3)
+    straight = train_reranker(_config(inputs, tmp_path / "a", settings=settings, seeds=(3,), tasks=("t2c-description",), dev_split=None))
+    assert straight.final is not None and straight.dev == {}
+    stopped = train_reranker(_config(inputs, tmp_path / "b", settings=settings, seeds=(3,), tasks=("t2c-description",), dev_split=None), stop_after=2)
+    assert not stopped.finished and (tmp_path / "b" / "seed-3" / "checkpoint" / "state.safetensors").is_file()
+    assert not (tmp_path / "b" / "training.json").exists()
+    with pytest.raises(ExecIRError, match="not empty"):
+        train_reranker(_config(inputs, tmp_path / "b", settings=settings, seeds=(3,), tasks=("t2c-description",), dev_split=None))
+    resumed = train_reranker(_config(inputs, tmp_path / "b", settings=settings, seeds=(3,), tasks=("t2c-description",), dev_split=None, resume=True))
+    assert resumed.seeds[0].resumed_at == 2
+    a, b = _weights(tmp_path / "a" / "model"), _weights(tmp_path / "b" / "model")
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    again = train_reranker(_config(inputs, tmp_path / "b", settings=settings, seeds=(3,), tasks=("t2c-description",), dev_split=None, resume=True))
+    assert again.seeds == resumed.seeds  # a finished seed is read back, not retrained
+
+
+def test_unknown_task_and_bad_soup_are_user_errors(inputs: tuple[Path, Path], tmp_path: Path) -> None:
+    with pytest.raises(ExecIRError, match="no such folder"):
+        train_reranker(_config(inputs, tmp_path / "x", tasks=("t2c-nothing",)))
+    with pytest.raises(ExecIRError, match="--soup"):
+        _config(inputs, tmp_path / "x", soup="greedy")
