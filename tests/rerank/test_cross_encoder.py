@@ -13,7 +13,7 @@ import pytest
 from execir.dataset.spec import TASK_SPECS
 from execir.errors import ExecIRError, MissingDependencyError
 from execir.rerank.base import Reranker, RerankRequest
-from execir.rerank.cross_encoder import CrossEncoderReranker, label_scores, local_model_dir, relevant_label
+from execir.rerank.cross_encoder import _SCORED, CrossEncoderReranker, label_scores, local_model_dir, relevant_label
 from execir.rerank.prompts import PAIR_ORDER_FILE, assemble, order_pair, parse_pair_order, plan_pairs, read_pair_order
 
 from .conftest import make_tiny_cross_encoder
@@ -180,12 +180,24 @@ def test_scores_are_cross_encoder_logits(tiny_cross_encoder: Path) -> None:
 
 @pytest.mark.slow
 def test_batch_size_and_repetition_do_not_change_scores(tiny_cross_encoder: Path) -> None:
+    _SCORED.clear()
     one = CrossEncoderReranker(str(tiny_cross_encoder), batch_size=1, progress=False).score(REQUEST)
+    _SCORED.clear()  # score again, in one batch
     many = CrossEncoderReranker(str(tiny_cross_encoder), batch_size=32, progress=False)
     first, again = many.score(REQUEST), many.score(REQUEST)
     assert first == again
     for qid, row in one.items():
         np.testing.assert_allclose([row[d] for d in row], [first[qid][d] for d in row], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.slow
+def test_a_pair_is_scored_once_per_process_across_instances(tiny_cross_encoder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _SCORED.clear()
+    first = CrossEncoderReranker(str(tiny_cross_encoder), progress=False).score(REQUEST)
+    second = CrossEncoderReranker(str(tiny_cross_encoder), progress=False)  # as in `ce:M` beside `exec+ce:M`
+    second._load()
+    monkeypatch.setattr(second._encoder, "predict", lambda *a, **k: pytest.fail("scored again"))
+    assert second.score(REQUEST) == first
 
 
 @pytest.mark.slow

@@ -74,6 +74,11 @@ def local_model_dir(model: str) -> Path | None:
     return None
 
 
+_SCORED: dict[tuple[Any, tuple[str, str]], float] = {}
+"""Scores already computed in this process, by (model, revision, max length, label) and ordered pair:
+the same model in several specs (``ce:M`` and ``exec+ce:M``) or folders scores each pair once."""
+
+
 class CrossEncoderReranker:
     """Reranks with a sentence-transformers cross-encoder (hub id or local directory)."""
 
@@ -161,9 +166,14 @@ class CrossEncoderReranker:
         query_kind = self._task.query_kind if self._task else "text"
         document_kind = self._task.document_kind if self._task else "code"
         pairs = [order_pair(q, d, order=order, query_kind=query_kind, document_kind=document_kind) for q, d in texts]
-        logits = encoder.predict(pairs, batch_size=self.batch_size, show_progress_bar=self.progress,
-                                 activation_fn=torch.nn.Identity(), convert_to_numpy=True)
-        return label_scores(np.asarray(logits), self._label)
+        model_key = (self.model, self.revision, encoder.max_seq_length, self._label)
+        missing = sorted({pair for pair in pairs if (model_key, pair) not in _SCORED})
+        if missing:
+            logits = encoder.predict(missing, batch_size=self.batch_size, show_progress_bar=self.progress,
+                                     activation_fn=torch.nn.Identity(), convert_to_numpy=True)
+            for pair, value in zip(missing, label_scores(np.asarray(logits), self._label).tolist()):
+                _SCORED[(model_key, pair)] = float(value)
+        return np.asarray([_SCORED[(model_key, pair)] for pair in pairs], dtype=np.float64)
 
     def stats(self) -> RerankStats:
         """Counts of the last :meth:`score` call (``extra``: distinct pairs scored)."""
