@@ -52,3 +52,22 @@ def test_minilm_scores_spacing_variants_identically() -> None:
     texts = ["def f(s):\n    return ''.join(s)\n", "def g(n):\n    return n + 1\n", "def f(s):\n    return ' '.join(s)\n"]
     vectors = encoder.encode(texts, role="document", batch_size=2)
     assert np.array_equal(vectors[0], vectors[2]) and not np.array_equal(vectors[0], vectors[1])
+
+
+def test_identical_document_rows_score_exactly_alike() -> None:
+    from execir.retrieve.dense import identical_rows, search_embeddings
+
+    rng = np.random.default_rng(0)
+    docs = rng.standard_normal((300, 24)).astype(np.float32)
+    docs[7] = docs[250]  # one input, two documents (e.g. ''.join vs ' '.join)
+    docs[120] = docs[250]
+    copies, originals = identical_rows(docs)
+    assert sorted(zip(copies.tolist(), originals.tolist())) == [(120, 7), (250, 7)]
+    queries = rng.standard_normal((5, 24)).astype(np.float32)
+    ids = [f"d{i:03d}" for i in range(300)]
+    run = search_embeddings([f"q{i}" for i in range(5)], queries, ids, docs, top_k=300, same=(copies, originals))
+    for scores in run.values():
+        assert scores["d007"] == scores["d120"] == scores["d250"]
+    plain = search_embeddings([f"q{i}" for i in range(5)], queries, ids, docs, top_k=300)
+    for q, scores in plain.items():  # the others are untouched
+        assert all(scores[d] == run[q][d] for d in ids if d not in ("d120", "d250"))

@@ -51,15 +51,38 @@ def block_rows(n_docs: int) -> int:
     return max(1, min(QUERY_CHUNK, SCORE_BUDGET_BYTES // (_BYTES_PER_PAIR * max(n_docs, 1))))
 
 
-def _chunks(queries: np.ndarray, docs: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
-    """Yield ``(start, scores)`` per query block, reusing one score buffer (no page faults)."""
+def identical_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(copies, originals)``: the rows equal (bit for bit) to an earlier row, and that earlier row.
+
+    A matrix product may round the same dot product differently in different columns (BLAS kernels
+    treat edge columns apart), so two documents with one vector could score a last-bit apart and a
+    correct program would silently win its tie with an identical-input mutant. Scores of copies are
+    overwritten with their original's, so identical vectors always tie exactly."""
+    seen: dict[bytes, int] = {}
+    copies: list[int] = []
+    originals: list[int] = []
+    for index, row in enumerate(matrix):
+        key = row.tobytes()
+        first = seen.setdefault(key, index)
+        if first != index:
+            copies.append(index)
+            originals.append(first)
+    return np.asarray(copies, dtype=np.int64), np.asarray(originals, dtype=np.int64)
+
+
+def _chunks(queries: np.ndarray, docs: np.ndarray, same: tuple[np.ndarray, np.ndarray] | None = None) -> Iterator[tuple[int, np.ndarray]]:
+    """Yield ``(start, scores)`` per query block, reusing one score buffer (no page faults); the
+    columns of identical document rows (``same``, from :func:`identical_rows`) get one score."""
     rows = block_rows(docs.shape[0])
     buffer = np.empty((min(rows, queries.shape[0]), docs.shape[0]), dtype=np.float32)
     docs_t = docs.T
+    copies, originals = same if same is not None else (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
     for start in range(0, queries.shape[0], rows):
         block = queries[start : start + rows]
         scores = buffer[: block.shape[0]]
         np.matmul(block, docs_t, out=scores)
+        if copies.size:
+            scores[:, copies] = scores[:, originals]
         yield start, scores
 
 
@@ -74,12 +97,13 @@ class DenseRetriever:
         self.name = f"dense-{encoder.name}"
         self._doc_ids: list[str] = []
         self._doc_matrix: np.ndarray | None = None
+        self._same: tuple[np.ndarray, np.ndarray] | None = None
         self._task: TaskSpec | None = None
 
     def use_task(self, task: TaskSpec | None) -> None:
         """Encode for ``task`` from now on; an index built under another task must be rebuilt."""
         if task != self._task:
-            self._doc_ids, self._doc_matrix = [], None
+            self._doc_ids, self._doc_matrix, self._same = [], None, None
         self._task = task
         self.encoder.use_task(task)
 
@@ -108,6 +132,7 @@ class DenseRetriever:
         texts = [corpus[d] for d in self._doc_ids]
         matrix = self.encoder.encode(texts, role="document", batch_size=self.batch_size)
         self._doc_matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+        self._same = identical_rows(self._doc_matrix)
 
     def encode_queries(self, queries: dict[str, str]) -> tuple[list[str], np.ndarray]:
         """Sorted query ids and their ``(queries, dim)`` embeddings (cached like documents)."""
@@ -125,13 +150,16 @@ class DenseRetriever:
         per (query, document) pair, so it is for small corpora; :meth:`search` is bounded.
         """
         qids, q = self.encode_queries(queries)
-        return qids, self.doc_ids, q @ self.doc_embeddings.T
+        scores = q @ self.doc_embeddings.T
+        if self._same is not None and self._same[0].size:
+            scores[:, self._same[0]] = scores[:, self._same[1]]
+        return qids, self.doc_ids, scores
 
     def search(self, queries: dict[str, str], *, top_k: int) -> Run:
         """Exact top ``top_k`` documents per query by inner product."""
         docs = self.doc_embeddings
         qids, q = self.encode_queries(queries)
-        return search_embeddings(qids, q, self._doc_ids, docs, top_k=top_k)
+        return search_embeddings(qids, q, self._doc_ids, docs, top_k=top_k, same=self._same)
 
     def config(self) -> dict[str, Any]:
         """JSON-able resolved configuration."""
@@ -144,11 +172,13 @@ class DenseRetriever:
 
 
 def search_embeddings(
-    qids: list[str], queries: np.ndarray, doc_ids: list[str], docs: np.ndarray, *, top_k: int
+    qids: list[str], queries: np.ndarray, doc_ids: list[str], docs: np.ndarray, *, top_k: int,
+    same: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> Run:
-    """Exact inner-product top-k of query rows against document rows, as a run."""
+    """Exact inner-product top-k of query rows against document rows, as a run (identical document
+    rows, ``same`` from :func:`identical_rows`, score exactly alike)."""
     run: Run = {}
-    for start, scores in _chunks(queries, docs):
+    for start, scores in _chunks(queries, docs, same):
         best = top_k_matrix(scores, top_k)
         run.update(to_run(qids[start : start + scores.shape[0]], doc_ids, best, scores))
     return run
