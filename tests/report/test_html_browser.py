@@ -30,7 +30,7 @@ if not (Path(CHROMIUM).is_file() and Path(CHROMEDRIVER).is_file()):
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
-pytestmark = pytest.mark.slow
+# not marked slow: the fast suite (what CI runs, where `make setup` installs Chromium) drives the browser
 
 
 @pytest.fixture(scope="module")
