@@ -116,17 +116,21 @@ def _languages(result: FolderResult) -> Markup:
     return body + chart("languages", "per-language chart")
 
 
-def describe(value: Any) -> Markup:
-    """Any result value as HTML: an estimate with its interval, a record or mapping as a nested list, a number compactly."""
+def describe(value: Any, depth: int = 0) -> Markup:
+    """Any result value as HTML: an estimate with its interval, a record or mapping as a nested list
+    (a nested mapping inside a nested one, such as a reranker's configuration, as indented JSON, which
+    reads better than narrow nested columns), a number compactly."""
     if isinstance(value, Estimate):
         return estimate_cell(value)
     if is_dataclass(value) and not isinstance(value, type):
         value = {f.name.replace("_", " "): getattr(value, f.name) for f in fields(value)}
     if isinstance(value, Mapping):
-        items = [tag("dt", k) + tag("dd", describe(v)) for k, v in value.items() if v is not None]
+        if depth >= 1 and any(isinstance(v, Mapping | list) for v in value.values()):
+            return tag("pre", json.dumps(value, indent=1, sort_keys=True, default=str), class_="config")
+        items = [tag("dt", k) + tag("dd", describe(v, depth + 1)) for k, v in value.items() if v is not None]
         return tag("dl", Markup("".join(items))) if items else Markup('<span class="na">none</span>')
     if isinstance(value, list | tuple):
-        return join((describe(v) for v in value), ", ")
+        return join((describe(v, depth + 1) for v in value), ", ")
     if isinstance(value, float):
         return esc(f"{value:.4g}")
     return esc(value)
