@@ -22,6 +22,7 @@ different task.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -58,13 +59,15 @@ def identical_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     treat edge columns apart), so two documents with one vector could score a last-bit apart and a
     correct program would silently win its tie with an identical-input mutant. Scores of copies are
     overwritten with their original's, so identical vectors always tie exactly."""
-    seen: dict[bytes, int] = {}
+    seen: dict[bytes, list[int]] = {}  # a 16-byte digest per row, not the row: a million rows stay ~100 MB
     copies: list[int] = []
     originals: list[int] = []
     for index, row in enumerate(matrix):
-        key = row.tobytes()
-        first = seen.setdefault(key, index)
-        if first != index:
+        same_digest = seen.setdefault(hashlib.blake2b(row.tobytes(), digest_size=16).digest(), [])
+        first = next((i for i in same_digest if np.array_equal(matrix[i], row)), None)
+        if first is None:
+            same_digest.append(index)
+        else:
             copies.append(index)
             originals.append(first)
     return np.asarray(copies, dtype=np.int64), np.asarray(originals, dtype=np.int64)
