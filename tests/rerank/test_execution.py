@@ -7,10 +7,22 @@ from pathlib import Path
 import pytest
 
 from execir.dataset.spec import get_spec
-from execir.execute import OracleConfig
+from execir.execute import ExecResult, OracleConfig
+from execir.execute.decide import failed_by_tests
 from execir.rerank.base import Reranker, RerankRequest
 from execir.rerank.examples import extract_examples
-from execir.rerank.execution import SAME, ExecReranker, call_suite, names_entry_point, plan_runs, scores_from
+from execir.rerank.execution import (
+    SAME,
+    ExecReranker,
+    agreement_scores,
+    call_suite,
+    main_function,
+    names_entry_point,
+    plan_probes,
+    plan_runs,
+    scores_from,
+)
+from execir.types import Verdict
 
 ADD = "Add two numbers.\n>>> add(2, 3)\n5\n>>> add(0.1, 0.2)\n0.3\n>>> pair(1)\n(1, 1)\n>>> pair(2)\n(2, 2)\n"
 """Two functions: ``pair`` is named twice, like ``add``; the first one (``add``) wins the tie."""
@@ -128,6 +140,91 @@ def test_plan_does_not_run_programs_that_never_name_the_entry_point() -> None:
     assert scores_from(req, (), ()) == {"q": {"defines": 0.0, "other": 0.0}}
 
 
+def test_misnamed_examples_run_each_candidate_under_its_own_function() -> None:
+    """No candidate names the function the examples call: the examples misname it."""
+    req = RerankRequest(
+        queries={"q": "assert list_sort([3, 1]) => [1, 3]"},
+        candidates={"q": ("helper_last", "other", "text")},
+        documents={
+            "helper_last": "def key(x):\n    return x\n\n\ndef sorted_list(xs):\n    return sorted(xs, key=key)\n",
+            "other": "def reverse(xs):\n    return xs[::-1]\n",
+            "text": "not a program (",
+        },
+    )
+    plan = plan_runs(req, {"q": extract_examples(req.queries["q"])})
+    assert {r.doc_id: r.job.entry_point for r in plan.runs} == {"helper_last": "sorted_list", "other": "reverse"}
+    assert plan.runs[0].job.tests.asserts == ("assert _execir_same(sorted_list([3, 1]), [1, 3])",)
+    assert (plan.renamed, plan.without_entry_point) == (2, 1)
+
+
+@pytest.mark.parametrize(
+    ("program", "name"),
+    [
+        ("def a():\n    pass\n\n\ndef b():\n    pass\n", "b"),
+        ("class C:\n    def m(self):\n        pass\n", None),
+        ("async def go():\n    pass\n", "go"),
+        ("def f(:\n", None),
+        ("def _execir_same(x):\n    pass\n", None),
+    ],
+)
+def test_main_function(program: str, name: str | None) -> None:
+    assert main_function(program) == name
+
+
+def result(verdict: Verdict, detail: str, per_test: tuple[bool, ...] | None) -> ExecResult:
+    return ExecResult(verdict, 0.01, 0.01, per_test, detail, "", "none")
+
+
+@pytest.mark.parametrize(
+    ("verdict", "detail", "decided"),
+    [
+        (Verdict.FAIL, "proxy judge: 1/2 tests failed: AssertionError: ", True),
+        (Verdict.FAIL, "stdio: case 2: wrong answer", True),
+        (Verdict.FAIL, "cpp stdio: case 1: exit status 1", True),
+        (Verdict.FAIL, "proxy judge: protocol violation: candidate wrote to the channel before being called", False),
+        (Verdict.FAIL, "proxy judge: exit status 3", False),
+        (Verdict.TIMEOUT, "stdio: case 2: timeout", False),
+        (Verdict.PASS, "proxy judge: 2 tests passed, 2 calls", False),
+    ],
+)
+def test_failed_by_tests(verdict: Verdict, detail: str, decided: bool) -> None:
+    assert failed_by_tests(verdict, detail) is decided
+
+
+def test_partial_credit_only_for_failures_the_tests_decided() -> None:
+    req = RerankRequest(queries={"q": ">>> add(1, 2)\n3\n>>> add(2, 2)\n4"}, candidates={"q": ("a", "b", "c", "d")},
+                        documents=dict.fromkeys("abcd", "def add(a, b):\n    pass\n"))
+    runs = plan_runs(req, {"q": extract_examples(req.queries["q"])}).runs
+    results = [
+        result(Verdict.PASS, "proxy judge: 2 tests passed, 2 calls", (True, True)),
+        result(Verdict.FAIL, "proxy judge: 1/2 tests failed: AssertionError: ", (True, False)),
+        result(Verdict.FAIL, "proxy judge: protocol violation: forged record", (True, True)),
+        result(Verdict.TIMEOUT, "proxy judge: timeout", None),
+    ]
+    assert scores_from(req, runs, results, partial=True) == {"q": {"a": 1.0, "b": 0.5, "c": 0.0, "d": 0.0}}
+    assert scores_from(req, runs, results) == {"q": {"a": 1.0, "b": 0.0, "c": 0.0, "d": 0.0}}
+
+
+def test_agreement_puts_the_largest_group_first() -> None:
+    req = RerankRequest(queries={"q": ">>> add(1, 2)\n3", "alone": ">>> neg(1)\n-1"},
+                        candidates={"q": ("m1", "c1", "c2", "m2", "bad", "fails"), "alone": ("n",)},
+                        documents={**dict.fromkeys(("m1", "c1", "c2", "m2", "bad", "fails"), "def add(a, b):\n    pass\n"),
+                                   "n": "def neg(x):\n    pass\n"})
+    examples = {q: extract_examples(t) for q, t in req.queries.items()}
+    runs = plan_runs(req, examples).runs
+    passed = result(Verdict.PASS, "proxy judge: 1 tests passed, 1 calls", (True,))
+    results = [passed] * 5 + [result(Verdict.FAIL, "proxy judge: 1/1 tests failed: ", (False,)), passed]
+    probes = plan_probes(runs, results, examples)
+    assert [p.doc_id for p in probes] == ["m1", "c1", "c2", "m2", "bad"]  # one passing candidate: nothing to agree on
+    width = len(probes[0].job.tests.asserts)
+    right, wrong = (True,) * width, (False,) * width
+    probed = [result(Verdict.FAIL, f"proxy judge: {width}/{width} tests failed: ", wrong), result(Verdict.PASS, "", right),
+              result(Verdict.PASS, "", right), result(Verdict.FAIL, "proxy judge: 1/2 tests failed: ", right[:-1] + (False,)),
+              result(Verdict.FAIL, "proxy judge: protocol violation: forged", right)]
+    scores = agreement_scores(probes, probed)["q"]
+    assert scores == {"c1": 1 + 2 / 6, "c2": 1 + 2 / 6, "m1": 1 + 1 / 6, "m2": 1 + 1 / 6, "bad": 1 + 1 / 6}  # "bad" agrees with nobody
+
+
 def test_scores_cover_every_candidate_without_runs() -> None:
     req = request()
     scores = scores_from(req, (), ())
@@ -173,6 +270,40 @@ def test_formatting_does_not_fail_a_correct_program(scored: tuple[dict[str, dict
     scores, _ = scored
     assert scores["formats"] == {"format_ok": 1.0, "format_list": 0.0}  # a list never equals the expected tuple
     assert scores["sum"] == {"stdio_correct": 1.0, "stdio_float": 1.0, "stdio_wrong": 0.0}  # tokens: 3.0 answers 3
+
+
+DIFF = "Distance between two numbers.\n>>> dist(5, 3)\n2\n"
+DIFF_PROGRAMS = {
+    "minus_first": "def dist(a, b):\n    return a - b\n",  # passes the example, wrong when b > a
+    "abs": "def dist(a, b):\n    return abs(a - b)\n",
+    "max_min": "def dist(a, b):\n    return max(a, b) - min(a, b)\n",
+    "plus_one": "def dist(a, b):\n    return abs(a - b) + 1\n",
+}
+WRONG_EXAMPLE = "Median.\n>>> median([3, 1, 2])\n2\n>>> median([1, 2, 3, 4])\n9\n"
+"""The second example is wrong: the correct program passes half the examples."""
+MEDIAN_PROGRAMS = {
+    "first": "def median(xs):\n    return xs[0]\n",
+    "correct": "def median(xs):\n    s = sorted(xs)\n    n = len(s)\n    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2\n",
+}
+
+
+@pytest.mark.parametrize("plain", [False, True])
+def test_agreement_and_partial_credit_on_real_runs(tmp_path: Path, plain: bool) -> None:
+    req = RerankRequest(queries={"dist": DIFF, "median": WRONG_EXAMPLE},
+                        candidates={"dist": tuple(DIFF_PROGRAMS), "median": tuple(MEDIAN_PROGRAMS)},
+                        documents={**DIFF_PROGRAMS, **MEDIAN_PROGRAMS})
+    reranker = ExecReranker(OracleConfig(workers=2, cache_path=tmp_path / "v.sqlite", progress=False), progress=False, plain=plain)
+    scores = reranker.score(req)
+    if plain:
+        assert scores == {"dist": {"minus_first": 1.0, "abs": 1.0, "max_min": 1.0, "plus_one": 0.0},
+                          "median": {"first": 0.0, "correct": 0.0}}
+        assert reranker.stats().extra["candidates_probed"] == 0
+        return
+    dist = scores["dist"]
+    assert dist["abs"] == dist["max_min"] > dist["minus_first"] > 1.0 > dist["plus_one"] == 0.0
+    assert scores["median"] == {"first": 0.0, "correct": 0.5}
+    extra = reranker.stats().extra
+    assert (extra["queries_probed"], extra["candidates_probed"], extra["probes_unclean"], extra["queries_split_by_probes"]) == (1, 3, 0, 1)
 
 
 def test_stats_count_the_work(scored: tuple[dict[str, dict[str, float]], ExecReranker]) -> None:

@@ -60,7 +60,8 @@ def test_model_specs_with_revision_device_and_batch_size() -> None:
 
 def test_exec_gets_the_oracle_config() -> None:
     reranker = _get("exec")
-    assert type(reranker).__name__ == "ExecReranker" and reranker.args == (ORACLE,) and reranker.kwargs == {"progress": False}
+    assert type(reranker).__name__ == "ExecReranker" and reranker.args == (ORACLE,) and reranker.kwargs == {"progress": False, "plain": False}
+    assert _get("exec:plain").kwargs == {"progress": False, "plain": True}
 
 
 def test_a_chain_keeps_its_stages_in_order() -> None:
@@ -87,7 +88,7 @@ def test_local_model_directories(tmp_path: Path) -> None:
         ("sparse", "'sparse' is not a reranker kind"),
         ("ce", "ce needs a model"),
         ("ce:", "ce needs a model"),
-        ("exec:fast", "exec takes no argument"),
+        ("exec:fast", "exec takes no argument but 'plain'"),
         ("exec++ce:m", "joins non-empty specs"),
         ("ce:model@", "non-empty revision"),
     ],

@@ -133,6 +133,17 @@ def decide_call(raw: Raw, limits: Limits, compile_error: str = "") -> Decision:
     return Decision(Verdict.PASS, f"{len(per_test)} tests passed, {calls if type(calls) is int else 0} calls", per_test)
 
 
+_FAILED_BY_TESTS = re.compile(r"^(?:[a-z+ ]+: )?(?:\d+/\d+ tests failed: |case \d+: )")
+"""A decision's detail, perhaps behind the oracle's label of how the job ran (``proxy judge: ``)."""
+
+
+def failed_by_tests(verdict: Verdict, detail: str) -> bool:
+    """True for a FAIL decided by the tests themselves (a call job's failing asserts, a stdio job's
+    failing case), whose per-test booleans then say which tests passed; False for every other
+    outcome (a protocol violation, an exit, a load failure), where they say nothing trustworthy."""
+    return verdict is Verdict.FAIL and _FAILED_BY_TESTS.match(detail) is not None
+
+
 def _per_test(result: object) -> tuple[bool, ...] | None:
     if not isinstance(result, dict) or not isinstance(result.get("per_test"), list):
         return None

@@ -81,6 +81,14 @@ class Examples:
         """Usable examples of both shapes."""
         return len(self.calls) + len(self.stdio)
 
+    def renamed(self, entry_point: str) -> Examples:
+        """The same examples calling ``entry_point`` instead (for a candidate whose function has
+        another name: prompts sometimes name the function wrongly in their examples)."""
+        if not self.calls or entry_point == self.entry_point:
+            return self
+        calls = tuple(CallExample(entry_point, _rename_call(example.call, example.entry_point, entry_point), example.expected) for example in self.calls)
+        return Examples(calls, self.stdio, self.skipped)
+
 
 class _Unusable(Exception):
     """An expression that is not a safe example."""
@@ -303,6 +311,15 @@ def _walk(node: ast.AST) -> Iterator[ast.AST]:
         if isinstance(current, ast.UnaryOp):
             continue  # its operand is checked by the caller
         stack.extend(ast.iter_child_nodes(current))
+
+
+def _rename_call(call: str, old: str, new: str) -> str:
+    """``call`` (source of a checked example) with every call of ``old`` calling ``new``."""
+    tree = ast.parse(call, mode="eval")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == old:
+            node.func.id = new
+    return ast.unparse(tree)
 
 
 def _is_number(value: object) -> bool:

@@ -2,9 +2,21 @@
 
 For each query, :func:`execir.rerank.examples.extract_examples` reads the examples its *text*
 carries (never the hidden tests). Each candidate program is run on them by the project's oracle
-(sandboxed, verdict-cached, all queries' candidates in one parallel batch) and scores 1.0 when it
-passes every example, 0.0 otherwise. A query without usable examples scores all its candidates 0.0,
-so a chain keeps the previous order there.
+(sandboxed, verdict-cached, all queries' candidates in one parallel batch). The order, as scores:
+
+1. Candidates that pass every example come first (score in ``(1, 2)``).
+2. Among those, **agreement** (``exec``; off in ``exec:plain``): when two or more pass, each is run
+   on probe inputs derived from the examples (:mod:`execir.rerank.probes`) and candidates that
+   behave alike form a group; a larger group ranks first (score ``1 + size / (passing + 1)``):
+   correct programs agree with each other, each near-clone errs its own way. Equal sizes, and
+   candidates within a group, keep the previous stage's order.
+3. Then candidates that fail, by the **share of examples they pass** (``exec``; ``exec:plain``
+   scores them all 0.0): a prompt's examples are sometimes wrong, and the correct program still
+   passes the others. Only a failure the tests decided counts; a protocol violation, an exit or a
+   load failure scores 0.0.
+
+A query without usable examples scores all its candidates 0.0, so a chain keeps the previous order
+there. ``exec:plain`` is the two-group reranker: pass every example (1.0) or not (0.0).
 
 How a candidate is run:
 
@@ -25,13 +37,17 @@ Not executed (scored 0.0 and counted): documents that are not programs (a task w
 text, e.g. ``c2t``), and candidates whose language has no runner for the query's examples (call
 examples run only Python; a stdio language whose toolchain is not installed), and candidates of
 call examples whose text never names the function the examples call (:func:`names_entry_point`:
-they cannot define it, so they fail the examples without being run). A candidate whose
+they cannot define it, so they fail the examples without being run), unless *no* candidate of the
+query names it: the examples then misname the function (HumanEval/149's examples call
+``list_sort`` for ``sorted_list_sum``), and each Python candidate is run with the examples calling
+its own last top-level function (:func:`main_function`). A candidate whose
 language the request does not give is taken as its query's language, else as Python (a program in
 another language then fails to compile: 0.0).
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import time
 from collections import Counter
@@ -41,9 +57,11 @@ from typing import TYPE_CHECKING
 
 from execir.errors import ExecIRError
 from execir.execute import ExecResult, Job, Limits, Oracle, OracleConfig
+from execir.execute.decide import failed_by_tests
 from execir.execute.runtimes.base import ToolchainMissing
 from execir.rerank.base import RerankRequest, RerankStats
 from execir.rerank.examples import Examples, extract_examples
+from execir.rerank.probes import BITS, FINGERPRINT, PROBES, probe_arguments, probe_asserts
 from execir.tasks.livecodebench import candidate_program, lcb_limits
 from execir.types import Task, TestSuite, Verdict
 
@@ -97,6 +115,8 @@ class Plan:
     """Candidates not run because their language has no runner for the query's examples, by language."""
     without_entry_point: int = 0
     """Candidates not run because their text never names the function the call examples call."""
+    renamed: int = 0
+    """Candidates run with the examples calling their own function (no candidate named the examples')."""
 
 
 def names_entry_point(program: str, entry_point: str) -> bool:
@@ -105,6 +125,18 @@ def names_entry_point(program: str, entry_point: str) -> bool:
     run time), so it fails them without being run; at depth 100 this spares running the other
     problems' programs."""
     return re.search(rf"(?<![A-Za-z0-9_]){re.escape(entry_point)}(?![A-Za-z0-9_])", program) is not None
+
+
+def main_function(program: str) -> str | None:
+    """The name of a Python program's last top-level function (the one a prompt asks for comes
+    after its helpers), or None when it defines none or does not parse."""
+    try:
+        tree = ast.parse(program)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    names = [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    names = [name for name in names if not name.startswith(RESERVED_PREFIX)]
+    return names[-1] if names else None
 
 
 def call_suite(examples: Examples) -> TestSuite:
@@ -134,7 +166,7 @@ def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, progr
     """Every (query, candidate) run of ``request`` (pure); ``programs`` False when documents are text."""
     runs: list[PlannedRun] = []
     not_programs = 0
-    unnamed = 0
+    unnamed = renamed = 0
     no_runner: Counter[str] = Counter()
     for query_id in request.queries:
         candidates = request.candidates.get(query_id, ())
@@ -148,36 +180,98 @@ def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, progr
         for doc_id in candidates:
             if doc_id not in request.documents:
                 raise ExecIRError(f"exec reranker: candidate {doc_id!r} of query {query_id!r} has no document text")
-            language = request.doc_language.get(doc_id) or default
-            program = request.documents[doc_id]
+        language_of = {doc_id: request.doc_language.get(doc_id) or default for doc_id in candidates}
+        callable_ = [d for d in candidates if found.calls and language_of[d] in CALL_LANGUAGES]
+        misnamed = bool(callable_) and not any(names_entry_point(request.documents[d], found.entry_point) for d in callable_)
+        for doc_id in candidates:
+            language, program, used = language_of[doc_id], request.documents[doc_id], found
             if found.calls and language in CALL_LANGUAGES and not names_entry_point(program, found.entry_point):
-                unnamed += 1
-                continue
-            job = candidate_job(found, program, language, request.source)
+                own = main_function(program) if misnamed else None
+                if own is None:
+                    unnamed += 1
+                    continue
+                used = found.renamed(own)
+                renamed += 1
+            job = candidate_job(used, program, language, request.source)
             if job is None:
                 no_runner[language] += 1
             else:
                 runs.append(PlannedRun(query_id, doc_id, language, job))
-    return Plan(tuple(runs), not_programs, no_runner, unnamed)
+    return Plan(tuple(runs), not_programs, no_runner, unnamed, renamed)
 
 
-def scores_from(request: RerankRequest, runs: Sequence[PlannedRun], results: Sequence[ExecResult | None]) -> dict[str, dict[str, float]]:
-    """1.0 for a candidate whose run passed, 0.0 for every other candidate of every query (pure)."""
+def scores_from(
+    request: RerankRequest, runs: Sequence[PlannedRun], results: Sequence[ExecResult | None], *, partial: bool = False
+) -> dict[str, dict[str, float]]:
+    """1.0 for a candidate whose run passed; with ``partial``, a candidate its tests failed scores
+    the share of examples it passed (below 1.0); 0.0 for every other candidate of every query (pure)."""
     scores = {query_id: dict.fromkeys(request.candidates.get(query_id, ()), 0.0) for query_id in request.queries}
     for run, result in zip(runs, results):
-        if result is not None and result.verdict is Verdict.PASS:
+        if result is None:
+            continue
+        if result.verdict is Verdict.PASS:
             scores[run.query_id][run.doc_id] = 1.0
+        elif partial and result.per_test and failed_by_tests(result.verdict, result.detail):
+            scores[run.query_id][run.doc_id] = min(result.per_test.count(True) / len(result.per_test), 0.99)
+    return scores
+
+
+def probe_suite(entry_point: str, arguments: tuple[str, ...]) -> TestSuite:
+    """The suite whose per-test booleans are a candidate's fingerprint on the probes (see :mod:`execir.rerank.probes`)."""
+    return TestSuite(kind="asserts", code=FINGERPRINT, asserts=probe_asserts(entry_point, arguments))
+
+
+def plan_probes(
+    runs: Sequence[PlannedRun], results: Sequence[ExecResult | None], examples: Mapping[str, Examples]
+) -> tuple[PlannedRun, ...]:
+    """A probe run for every candidate that passed its query's call examples, where two or more did (pure)."""
+    passing: dict[str, list[PlannedRun]] = {}
+    for run, result in zip(runs, results):
+        if result is not None and result.verdict is Verdict.PASS and run.job.tests.kind == "asserts":
+            passing.setdefault(run.query_id, []).append(run)
+    planned: list[PlannedRun] = []
+    for query_id, group in passing.items():
+        arguments = probe_arguments(examples[query_id], PROBES)
+        if len(group) < 2 or not arguments:
+            continue
+        for run in group:
+            job = Job(run.job.program, probe_suite(run.job.entry_point, arguments), run.job.entry_point, CALL_LIMITS, language=run.language)
+            planned.append(PlannedRun(query_id, run.doc_id, run.language, job))
+    return tuple(planned)
+
+
+def fingerprint(run: PlannedRun, result: ExecResult | None) -> tuple[bool, ...] | None:
+    """The candidate's behaviour on the probes, or None when the probe run did not finish cleanly
+    (a timeout, a protocol violation: the candidate then agrees with nobody)."""
+    if result is None or result.per_test is None or len(result.per_test) != len(run.job.tests.asserts):
+        return None
+    if result.verdict is Verdict.PASS or failed_by_tests(result.verdict, result.detail):
+        return result.per_test
+    return None
+
+
+def agreement_scores(probes: Sequence[PlannedRun], results: Sequence[ExecResult | None]) -> dict[str, dict[str, float]]:
+    """query id -> probed candidate -> ``1 + size / (probed + 1)``, where ``size`` is how many of
+    the query's probed candidates share the candidate's fingerprint (1 without one) (pure)."""
+    prints: dict[str, dict[str, tuple[bool, ...] | None]] = {}
+    for run, result in zip(probes, results):
+        prints.setdefault(run.query_id, {})[run.doc_id] = fingerprint(run, result)
+    scores: dict[str, dict[str, float]] = {}
+    for query_id, found in prints.items():
+        sizes = Counter(value for value in found.values() if value is not None)
+        scores[query_id] = {doc: 1.0 + (sizes[value] if value is not None else 1) / (len(found) + 1) for doc, value in found.items()}
     return scores
 
 
 class ExecReranker:
-    """Scores each candidate 1.0 when it passes every example its query's text shows, else 0.0."""
+    """Orders candidates by the examples their query's text shows (see the module docstring);
+    ``plain`` keeps only the two groups: pass every example (1.0) or not (0.0)."""
 
-    name = "exec"
-
-    def __init__(self, oracle: OracleConfig, *, progress: bool = True) -> None:
+    def __init__(self, oracle: OracleConfig, *, progress: bool = True, plain: bool = False) -> None:
         self.oracle = oracle
         self.progress = progress
+        self.plain = plain
+        self.name = "exec:plain" if plain else "exec"
         self._task: TaskSpec | None = None
         self._stats = RerankStats(0, 0, 0.0)
 
@@ -191,29 +285,37 @@ class ExecReranker:
         examples = {query_id: extract_examples(text) for query_id, text in request.queries.items()}
         programs = self._task is None or self._task.document_kind == "code"
         plan = plan_runs(request, examples, programs=programs)
-        results, cache_hits, missing = self._execute(plan.runs)
-        scores = scores_from(request, plan.runs, results)
+        results, cache_hits, missing, probes, probed = self._execute(plan.runs, examples)
+        scores = scores_from(request, plan.runs, results, partial=not self.plain)
+        for query_id, agreed in agreement_scores(probes, probed).items():
+            scores[query_id].update(agreed)
         counts = _counts(request, examples, plan, results, missing)
+        counts.update(_probe_counts(probes, probed))
         counts["cache_hits"] = cache_hits
         pairs = sum(len(v) for v in scores.values())
         acted_on = frozenset(q for q in request.queries if examples[q].count) if programs else frozenset()
         self._stats = RerankStats(len(scores), pairs, round(time.perf_counter() - start, 3), counts, acted_on)
         return scores
 
-    def _execute(self, runs: Sequence[PlannedRun]) -> tuple[list[ExecResult | None], int, Counter[str]]:
-        """Results in the order of ``runs`` (None where the toolchain is missing), cache hits, and
-        the runs left out for a missing toolchain, by language."""
+    def _execute(
+        self, runs: Sequence[PlannedRun], examples: Mapping[str, Examples]
+    ) -> tuple[list[ExecResult | None], int, Counter[str], tuple[PlannedRun, ...], list[ExecResult]]:
+        """Results in the order of ``runs`` (None where the toolchain is missing), cache hits, the
+        runs left out for a missing toolchain (by language), and the probe runs with their results
+        (none for ``plain``)."""
         if not runs:
-            return [], 0, Counter()
+            return [], 0, Counter(), (), []
         config = replace(self.oracle, progress=self.oracle.progress and self.progress)
         with Oracle(config) as oracle:
             usable = {language: _has_toolchain(oracle, language) for language in sorted({r.language for r in runs})}
             todo = [run for run in runs if usable[run.language]]
             done = iter(oracle.run([run.job for run in todo], desc="exec rerank"))
             results = [next(done) if usable[run.language] else None for run in runs]
+            probes = () if self.plain else plan_probes(runs, results, examples)
+            probed = oracle.run([run.job for run in probes], desc="exec probes") if probes else []
             cache_hits = oracle.stats["cached"]
         missing = Counter(run.language for run in runs if not usable[run.language])
-        return results, cache_hits, missing
+        return results, cache_hits, missing, probes, probed
 
     def stats(self) -> RerankStats:
         """Counts of the last :meth:`score` call (see :func:`_counts` for the ``extra`` keys)."""
@@ -223,6 +325,8 @@ class ExecReranker:
         """The reranker's identity for ``results.json``."""
         return {
             "name": self.name,
+            "order": "pass/fail" if self.plain else "pass, then agreement on probes; fail, by the share of examples passed",
+            **({} if self.plain else {"probes": PROBES, "probe_bits": BITS}),
             "call_limits": {"cpu_seconds": CALL_LIMITS.cpu_seconds, "wall_seconds": CALL_LIMITS.wall_seconds},
             "stdio_limits": {"cpu_seconds": lcb_limits().cpu_seconds, "wall_seconds": lcb_limits().wall_seconds},
             "float_tolerance": {"rel": 1e-6, "abs": 1e-9},
@@ -240,6 +344,23 @@ def _has_toolchain(oracle: Oracle, language: str) -> bool:
     except ToolchainMissing:
         return False
     return True
+
+
+def _probe_counts(probes: Sequence[PlannedRun], results: Sequence[ExecResult]) -> dict[str, float]:
+    """``queries_probed``, ``candidates_probed``, ``probes_unclean`` (probe runs without a
+    fingerprint) and ``queries_split_by_probes`` (queries whose probed candidates did not all agree)."""
+    groups: dict[str, set[object]] = {}
+    unclean = 0
+    for index, (run, result) in enumerate(zip(probes, results)):
+        value = fingerprint(run, result)
+        unclean += value is None
+        groups.setdefault(run.query_id, set()).add(value if value is not None else index)  # no fingerprint: a group of its own
+    return {
+        "queries_probed": len(groups),
+        "candidates_probed": len(probes),
+        "probes_unclean": unclean,
+        "queries_split_by_probes": sum(1 for values in groups.values() if len(values) > 1),
+    }
 
 
 def _counts(
@@ -262,6 +383,7 @@ def _counts(
         "candidates_not_programs": plan.not_programs,
         "candidates_no_runner": sum(plan.no_runner.values()) + sum(missing.values()),
         "candidates_without_entry_point": plan.without_entry_point,
+        "candidates_renamed": plan.renamed,
     }
     for run, result in zip(plan.runs, results):
         if result is not None:

@@ -5,7 +5,9 @@ Grammar::
     ce:<model>[@<rev>]     a cross-encoder: a hub id (optionally pinned to a branch, tag or commit)
                            or a local model directory
     llm:<model>[@<rev>]    a causal language model scoring relevance, hub id or local directory
-    exec                   the execution reranker: candidates that pass the query's examples first
+    exec                   the execution reranker: candidates that pass the query's examples first,
+                           the largest group that agrees on probe inputs first among them
+    exec:plain             the same, two groups only: pass every example or not
     <spec>+<spec>+...      a chain: the stages as sort keys, left first (``exec+ce:<model>``)
 
 A model argument that starts with ``/``, ``./``, ``../`` or ``~`` is a local directory and must
@@ -23,14 +25,18 @@ from execir.execute import OracleConfig
 from execir.rerank.base import Reranker
 from execir.rerank.chain import RerankChain
 
-RERANK_SPEC_FORMS = ("ce:<model id or local path>[@<revision>]", "llm:<model id or local path>[@<revision>]", "exec", "<spec>+<spec>+...")
+RERANK_SPEC_FORMS = ("ce:<model id or local path>[@<revision>]", "llm:<model id or local path>[@<revision>]", "exec", "exec:plain", "<spec>+<spec>+...")
 
 RERANK_SPEC_HELP = """rerank specs (--rerank, repeatable; each reranks every retriever's top --depth):
   ce:<model id>[@<revision>]    a cross-encoder from the hub, optionally pinned (e.g. ce:BAAI/bge-reranker-base)
   ce:<local path>               a cross-encoder model directory (/..., ./..., ../..., ~/...)
   llm:<model id or path>[@rev]  a causal language model judging relevance (e.g. llm:Qwen/Qwen2.5-0.5B-Instruct)
-  exec                          execution: candidates that pass the query's examples first, each group
-                                in the retriever's order (verdicts cached; --workers sandboxes)
+  exec                          execution: candidates that pass the query's examples first; among them
+                                the largest group agreeing on probe inputs made from the examples;
+                                failing ones by the share of examples passed (verdicts cached;
+                                --workers sandboxes)
+  exec:plain                    execution, two groups (pass every example or not), each in the
+                                retriever's order
   <spec>+<spec>+...             a chain used as sort keys, left first (e.g. exec+ce:BAAI/bge-reranker-base)"""
 """The grammar as shown by ``execir eval --help``."""
 
@@ -69,15 +75,15 @@ def _model_reranker(kind: str, spec: str, arg: str, options: dict[str, Any]) -> 
 
 def _single(spec: str, *, oracle_config: OracleConfig, options: dict[str, Any]) -> Reranker:
     kind, _, arg = spec.partition(":")
-    if spec == "exec":
+    if spec in ("exec", "exec:plain"):
         from execir.rerank.execution import ExecReranker
 
-        return ExecReranker(oracle_config, progress=options["progress"])
+        return ExecReranker(oracle_config, progress=options["progress"], plain=spec == "exec:plain")
     if kind in ("ce", "llm"):
         if not arg:
             raise _bad_spec(spec, f"{kind} needs a model: {kind}:<model id or local path>")
         return _model_reranker(kind, spec, arg, options)
-    why = "exec takes no argument" if kind == "exec" else f"'{kind}' is not a reranker kind"
+    why = "exec takes no argument but 'plain'" if kind == "exec" else f"'{kind}' is not a reranker kind"
     raise _bad_spec(spec, why)
 
 

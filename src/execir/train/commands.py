@@ -55,6 +55,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--lr", type=float, default=None, help=f"peak learning rate (default: {FULL_LR} full, {LORA_LR} LoRA)")
     parser.add_argument("--max-length", type=int, default=256, help="tokens per pair (default: 256)")
     parser.add_argument("--hard-negatives", default="dataset", help="'dataset' (grade-1 documents) or 'mined:<retriever spec>' (default: dataset)")
+    parser.add_argument("--easy-negatives", default="random",
+                        help="'random' (a seeded document of another training problem) or 'mined:<retriever spec>' (the other "
+                             "training problems' documents the retriever ranks highest for the query) (default: random)")
     parser.add_argument("--lora-r", type=int, default=8, help="LoRA rank (default: 8)")
     parser.add_argument("--lora-alpha", type=int, default=16, help="LoRA alpha (default: 16)")
     parser.add_argument("--lora-dropout", type=float, default=0.1, help="LoRA dropout (default: 0.1)")
@@ -90,7 +93,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         base=args.base or str(bundled_minilm_path()), revision=args.revision, mode=mode,
         lora=LoraSettings(r=args.lora_r, alpha=args.lora_alpha, dropout=args.lora_dropout, targets=targets),  # type: ignore[arg-type]
         epochs=args.epochs, batch_size=args.batch_size, lr=args.lr if args.lr is not None else (LORA_LR if mode == "lora" else FULL_LR),
-        max_length=args.max_length, hard_negatives=args.hard_negatives,
+        max_length=args.max_length, hard_negatives=args.hard_negatives, easy_negatives=args.easy_negatives,
     )
     return RunConfig(
         datasets=tuple(args.datasets), out=args.out, settings=settings, split=args.split,

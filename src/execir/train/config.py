@@ -42,6 +42,9 @@ class TrainSettings:
     max_length: int = 256
     hard_negatives: str = "dataset"
     """``dataset`` (grade-1 documents) or ``mined:<retriever spec>``."""
+    easy_negatives: str = "random"
+    """``random`` (a seeded document of another training problem) or ``mined:<retriever spec>``
+    (the other training problems' documents the retriever ranks highest for the query)."""
 
     def __post_init__(self) -> None:
         if self.mode not in ("full", "lora"):
@@ -55,6 +58,8 @@ class TrainSettings:
             raise ExecIRError(f"warmup ratio must be in [0, 1), got {self.warmup_ratio}")
         if self.hard_negatives != "dataset" and not (self.hard_negatives.startswith("mined:") and len(self.hard_negatives) > len("mined:")):
             raise ExecIRError(f"--hard-negatives must be 'dataset' or 'mined:<retriever spec>', got '{self.hard_negatives}'")
+        if self.easy_negatives != "random" and not (self.easy_negatives.startswith("mined:") and len(self.easy_negatives) > len("mined:")):
+            raise ExecIRError(f"--easy-negatives must be 'random' or 'mined:<retriever spec>', got '{self.easy_negatives}'")
 
     def to_json(self) -> dict[str, Any]:
         """The settings as JSON values (LoRA only when used)."""

@@ -5,7 +5,10 @@ For every training query and every one of its positives (grade 2) the recipe emi
 and ``(query, positive, 1)`` with one *hard* negative ``(query, grade-1 doc of the same problem, 0)``
 (a verified mutant, human bug or counterfactual description), so labels stay balanced. Mined hard
 negatives replace the grade-1 choice by the highest-ranked non-positive of the query's own problem in
-a first-stage ranking.
+a first-stage ranking. Mined easy negatives replace the seeded random choice by the documents of
+other training problems that a first stage ranks highest for the query (the first for the first
+positive, the second for the second, ...): documents on a similar topic that do another job, which a
+reranker must learn to put below the right one.
 
 A query without any hard negative keeps its positive/easy group (the positive once) and is counted
 in ``queries_without_hard``; a query without a positive gives no pairs and is counted in
@@ -134,14 +137,21 @@ def first_hard_negative(ranking: Sequence[str], query_id: str, source: PairSourc
 class _EasyPool:
     """Documents of the training problems, for seeded rejection sampling of another problem's document."""
 
-    def __init__(self, source: PairSource, problems: frozenset[str]) -> None:
+    def __init__(self, source: PairSource, problems: frozenset[str], mined: Mapping[str, Sequence[str]] | None = None) -> None:
+        self.source, self.problems, self.mined = source, problems, mined
         self.docs = sorted(d for d, p in source.doc_problem.items() if p in problems and d in source.corpus)
         self.per_problem: dict[str, int] = {}
         for doc_id in self.docs:
             self.per_problem[source.doc_problem[doc_id]] = self.per_problem.get(source.doc_problem[doc_id], 0) + 1
         self.doc_problem = source.doc_problem
 
-    def pick(self, seed: int, query_id: str, positive: str, problem: str) -> str | None:
+    def pick(self, seed: int, query_id: str, positive: str, problem: str, index: int = 0) -> str | None:
+        """The easy negative of the query's ``index``-th positive: mined when rankings are given
+        and long enough, else a seeded document of another problem."""
+        if self.mined is not None:
+            ranked = mined_easy_negatives(self.mined.get(query_id, ()), query_id, self.source, self.problems, index + 1)
+            if len(ranked) > index:
+                return ranked[index]
         if len(self.docs) - self.per_problem.get(problem, 0) <= 0:
             return None
         attempt = 0
@@ -152,12 +162,29 @@ class _EasyPool:
             attempt += 1
 
 
-def build_pairs(source: PairSource, *, seed: int, mined: Mapping[str, Sequence[str]] | None = None) -> tuple[list[Pair], PairCounts]:
+def mined_easy_negatives(ranking: Sequence[str], query_id: str, source: PairSource, problems: frozenset[str], limit: int) -> list[str]:
+    """Up to ``limit`` documents of other training problems, in the order of the query's ranking."""
+    own = source.query_problem[query_id]
+    found: list[str] = []
+    for doc_id in ranking:
+        problem = source.doc_problem.get(doc_id)
+        if doc_id != query_id and problem != own and problem in problems and doc_id in source.corpus:
+            found.append(doc_id)
+            if len(found) == limit:
+                break
+    return found
+
+
+def build_pairs(
+    source: PairSource, *, seed: int, mined: Mapping[str, Sequence[str]] | None = None, mined_easy: Mapping[str, Sequence[str]] | None = None
+) -> tuple[list[Pair], PairCounts]:
     """The training pairs of one folder's split (recipe in the module docstring) and their counts.
 
     ``mined`` (query id -> first-stage ranking, best first) switches hard negatives from the
-    folder's grade-1 documents to the first same-problem non-positive of each query's ranking."""
-    pool = _EasyPool(source, source.problems)
+    folder's grade-1 documents to the first same-problem non-positive of each query's ranking;
+    ``mined_easy`` (the same shape) switches easy negatives to other training problems' documents
+    in ranking order (a query whose ranking has too few keeps seeded random ones for the rest)."""
+    pool = _EasyPool(source, source.problems, mined_easy)
     pairs: list[Pair] = []
     counts = PairCounts()
     for query_id in sorted(source.queries):
@@ -178,8 +205,8 @@ def _query_pairs(
         return [], PairCounts(queries=1, queries_without_positive=1)
     problem = source.query_problem[query_id]
     pairs: list[Pair] = []
-    for positive in positives:
-        easy = pool.pick(seed, query_id, positive, problem)
+    for index, positive in enumerate(positives):
+        easy = pool.pick(seed, query_id, positive, problem, index)
         if easy is not None:
             pairs += [source.pair(query_id, positive, 1.0, "positive"), source.pair(query_id, easy, 0.0, "easy")]
         hard = mined_hard or (graded_hard[seeded_key(seed, "hard", query_id, positive) % len(graded_hard)] if graded_hard else None)

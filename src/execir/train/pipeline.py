@@ -86,12 +86,17 @@ def fingerprint(settings: TrainSettings, seed: int, pairs: Sequence[Pair]) -> st
     return hashlib.sha256(json.dumps({"settings": settings.to_json(), "seed": seed, "pairs": pair_digest(pairs)}, sort_keys=True).encode()).hexdigest()
 
 
-def seed_pairs(folders: Sequence[Folder], seed: int, mined: dict[str, dict[str, tuple[str, ...]]]) -> tuple[list[Pair], PairCounts]:
+Rankings = dict[str, dict[str, tuple[str, ...]]]
+"""folder name -> query id -> a first stage's ranking, best first."""
+
+
+def seed_pairs(folders: Sequence[Folder], seed: int, mined: Rankings, mined_easy: Rankings | None = None) -> tuple[list[Pair], PairCounts]:
     """Every folder's training pairs for ``seed``, concatenated in folder order."""
     pairs: list[Pair] = []
     counts = PairCounts()
     for folder in folders:
-        folder_pairs, folder_counts = build_pairs(folder.train, seed=seed, mined=mined.get(folder.name))
+        easy = mined_easy.get(folder.name) if mined_easy is not None else None
+        folder_pairs, folder_counts = build_pairs(folder.train, seed=seed, mined=mined.get(folder.name), mined_easy=easy)
         pairs += folder_pairs
         counts = counts + folder_counts
     return pairs, counts
@@ -129,13 +134,15 @@ def train_reranker(config: RunConfig, *, stop_after: int | None = None) -> Train
     _check_out(config)
     started = time.perf_counter()
     folders = load_folders(config.datasets, split=config.split, dev_split=config.dev_split, tasks=config.tasks)
-    mined = _mined(folders, config)
+    rankings: dict[str, Rankings] = {}
+    mined = _mined(folders, config, config.settings.hard_negatives, rankings)
+    mined_easy = _mined(folders, config, config.settings.easy_negatives, rankings) or None
     runtime = {**_determinism(config.threads), "device": _device(config.device)}
     runs: list[SeedRun] = []
     counts = PairCounts()
     identity: BaseIdentity | None = None
     for seed in config.seeds:
-        pairs, counts = seed_pairs(folders, seed, mined)
+        pairs, counts = seed_pairs(folders, seed, mined, mined_easy)
         if not pairs:
             raise ExecIRError(f"no training pairs in split '{config.split}' ({counts.queries} queries, {counts.queries_without_positive} without a positive)")
         run, identity = _train_seed(config, folders, pairs, seed, runtime["device"], stop_after)
@@ -149,11 +156,15 @@ def train_reranker(config: RunConfig, *, stop_after: int | None = None) -> Train
     return result
 
 
-def _mined(folders: Sequence[Folder], config: RunConfig) -> dict[str, dict[str, tuple[str, ...]]]:
-    spec = config.settings.hard_negatives
+def _mined(folders: Sequence[Folder], config: RunConfig, spec: str, done: dict[str, Rankings]) -> Rankings:
+    """Every folder's rankings by the retriever of a ``mined:<spec>`` setting ({} for other
+    settings); ``done`` keeps them by spec so hard and easy negatives mined alike search once."""
     if not spec.startswith("mined:"):
         return {}
-    return {f.name: mine_rankings(f, spec.removeprefix("mined:"), device=config.device, progress=config.progress) for f in folders}
+    retriever = spec.removeprefix("mined:")
+    if retriever not in done:
+        done[retriever] = {f.name: mine_rankings(f, retriever, device=config.device, progress=config.progress) for f in folders}
+    return done[retriever]
 
 
 def _provenance(config: RunConfig, folders: Sequence[Folder], identity: BaseIdentity | None) -> dict[str, Any]:
