@@ -181,11 +181,11 @@ def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, progr
             if doc_id not in request.documents:
                 raise ExecIRError(f"exec reranker: candidate {doc_id!r} of query {query_id!r} has no document text")
         language_of = {doc_id: request.doc_language.get(doc_id) or default for doc_id in candidates}
-        callable_ = [d for d in candidates if found.calls and language_of[d] in CALL_LANGUAGES]
-        misnamed = bool(callable_) and not any(names_entry_point(request.documents[d], found.entry_point) for d in callable_)
+        named = {d: names_entry_point(request.documents[d], found.entry_point) for d in candidates if found.calls and language_of[d] in CALL_LANGUAGES}
+        misnamed = bool(named) and not any(named.values())
         for doc_id in candidates:
             language, program, used = language_of[doc_id], request.documents[doc_id], found
-            if found.calls and language in CALL_LANGUAGES and not names_entry_point(program, found.entry_point):
+            if not named.get(doc_id, True):
                 own = main_function(program) if misnamed else None
                 if own is None:
                     unnamed += 1
