@@ -36,6 +36,11 @@ def test_defaults_and_modes(tmp_path: Path) -> None:
     assert lora.settings.lora.targets == ("query", "key") and lora.dev_split is None and lora.tasks == ("c2t",)
     with pytest.raises(SystemExit):
         _parse(["--train", "x", "--out", "o", "--lora", "--full"])
+    listwise = config_from_args(_parse(["--train", str(tmp_path), "--out", "o", "--loss", "listwise", "--group-hard", "3"]))
+    assert listwise.settings.loss == "listwise" and listwise.settings.batch_size == 4
+    assert (listwise.settings.group_hard, listwise.settings.group_easy) == (3, 1)
+    with pytest.raises(SystemExit):
+        _parse(["--train", "x", "--out", "o", "--loss", "margin"])
 
 
 @pytest.mark.parametrize(
@@ -45,6 +50,8 @@ def test_defaults_and_modes(tmp_path: Path) -> None:
         (["--seeds", "0"], "--seeds must be at least 1"),
         (["--hard-negatives", "mined:"], "--hard-negatives"),
         (["--epochs", "0"], "--epochs must be at least 1"),
+        (["--loss", "listwise", "--group-hard", "0", "--group-easy", "0"], "--group-hard and --group-easy"),
+        (["--loss", "listwise", "--group-hard", "-1"], "--group-hard and --group-easy"),
     ],
 )
 def test_bad_options_are_user_errors(tmp_path: Path, argv: list[str], message: str) -> None:

@@ -89,6 +89,18 @@ def test_stopped_run_resumes_to_the_same_model(inputs: tuple[Path, Path], tmp_pa
     assert again.seeds == resumed.seeds  # a finished seed is read back, not retrained
 
 
+def test_listwise_run_records_its_loss_and_group_shape(inputs: tuple[Path, Path], tmp_path: Path) -> None:
+    build, base = inputs
+    settings = TrainSettings(base=str(base), batch_size=2, max_length=32, lr=1e-3, loss="listwise", group_hard=1, group_easy=2)
+    result = train_reranker(_config(inputs, tmp_path / "lw", settings=settings, seeds=(0,), tasks=("c2t",)))
+    training = json.loads((tmp_path / "lw" / "training.json").read_text())
+    assert training["settings"]["loss"] == "listwise" and (training["settings"]["group_hard"], training["settings"]["group_easy"]) == (1, 2)
+    assert result.counts.easy == 2 * result.counts.positives and result.counts.hard == result.counts.positives
+    assert training["seeds"][0]["steps"] == -(-result.counts.positives // 2)  # two groups per update
+    pointwise = TrainSettings(base=str(base)).to_json()
+    assert pointwise["loss"] == "pointwise" and "group_hard" not in pointwise
+
+
 def test_unknown_task_and_bad_soup_are_user_errors(inputs: tuple[Path, Path], tmp_path: Path) -> None:
     with pytest.raises(ExecIRError, match="no such folder"):
         train_reranker(_config(inputs, tmp_path / "x", tasks=("t2c-nothing",)))

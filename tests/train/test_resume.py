@@ -9,6 +9,7 @@ import torch
 
 from execir.errors import ExecIRError
 from execir.train.config import TrainSettings
+from execir.train.groups import build_groups
 from execir.train.loop import LoopPlan, LoopResult, learning_rate, train_loop
 from execir.train.model import load_base
 from execir.train.pairs import build_pairs
@@ -19,12 +20,14 @@ from tests.train.helpers import source, write_build, write_tiny_base
 def setup(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:
     root = tmp_path_factory.mktemp("resume")
     pairs, _ = build_pairs(source(write_build(root / "build"), "t2c-description"), seed=0)
-    return write_tiny_base(root / "base"), pairs[:8]
+    return write_tiny_base(root / "base"), [(p,) for p in pairs[:8]]
 
 
-def _train(base: Path, pairs: list, folder: Path, *, resume: bool, stop_after: int | None, mode: str = "full") -> tuple[dict, LoopResult]:
+def _train(
+    base: Path, pairs: list, folder: Path, *, resume: bool, stop_after: int | None, mode: str = "full", loss: str = "pointwise"
+) -> tuple[dict, LoopResult]:
     from execir.train.model import add_lora
-    settings = TrainSettings(base=str(base), mode=mode, batch_size=4, epochs=2, max_length=32, lr=1e-3)  # type: ignore[arg-type]
+    settings = TrainSettings(base=str(base), mode=mode, batch_size=4, epochs=2, max_length=32, lr=1e-3, loss=loss)  # type: ignore[arg-type]
     model, tokenizer, _ = load_base(str(base), revision=None, seed=5)
     if mode == "lora":
         model = add_lora(model, settings.lora)
@@ -45,6 +48,19 @@ def test_stop_and_resume_reaches_the_same_weights(setup: tuple[Path, list], tmp_
     assert straight.keys() == resumed.keys()
     for name in straight:
         assert torch.equal(straight[name], resumed[name]), name
+
+
+def test_listwise_groups_stop_and_resume_to_the_same_weights(tmp_path: Path) -> None:
+    base = write_tiny_base(tmp_path / "base")
+    groups, _ = build_groups(source(write_build(tmp_path / "build"), "c2t"), seed=0)
+    groups = groups[:8]
+    assert all(len(g) >= 2 for g in groups)
+    straight, done = _train(base, groups, tmp_path / "a", resume=False, stop_after=None, loss="listwise")
+    assert done.finished and done.steps == 4 and done.epoch_mean_loss[0] > 0
+    _train(base, groups, tmp_path / "b", resume=False, stop_after=3, loss="listwise")
+    resumed, finished = _train(base, groups, tmp_path / "b", resume=True, stop_after=None, loss="listwise")
+    assert finished.resumed_at == 3
+    assert all(torch.equal(straight[k], resumed[k]) for k in straight)
 
 
 def test_checkpoint_of_other_settings_is_refused(setup: tuple[Path, list], tmp_path: Path) -> None:

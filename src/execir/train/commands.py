@@ -8,13 +8,15 @@ from typing import Literal
 
 from execir.console import progress_enabled
 from execir.errors import ExecIRError
-from execir.train.config import DEV_EASY, FULL_LR, LORA_LR, SOUPS, LoraSettings, RunConfig, TrainSettings
+from execir.train.config import DEV_EASY, FULL_LR, LISTWISE_BATCH, LORA_LR, LOSSES, POINTWISE_BATCH, SOUPS, LoraSettings, RunConfig, TrainSettings
 from execir.train.pipeline import FINAL, TRAINING_JSON, TrainingResult, train_reranker
 
 EPILOG = f"""Pairs (per training query and positive): (query, positive, 1) with one easy negative (another training
 problem's document) and (query, positive, 1) with one hard negative (a verified-failing document of the same
-problem, or with --hard-negatives mined:<retriever spec> the retriever's highest-ranked one). Pairs are always
-(text, code): for code-to-text folders the description comes first.
+problem, or with --hard-negatives mined:<retriever spec> the retriever's highest-ranked one). With --loss listwise,
+one group per positive instead: the positive, --group-hard distinct hard negatives and --group-easy easy ones,
+trained by the softmax cross-entropy of the positive within its group. Pairs are always (text, code): for
+code-to-text folders the description comes first.
 
 Outputs: OUT/seed-<s>/ (one model per seed, LoRA merged), OUT/soup/ (uniform weight average, two or more seeds),
 OUT/model/ (the final model: use it as ce:OUT/model), OUT/{TRAINING_JSON} (provenance, pair counts, times,
@@ -24,6 +26,7 @@ dev metrics). Every model folder loads with sentence_transformers.CrossEncoder a
 examples:
   execir train-reranker --train data/he --task t2c-description --out models/he-ce
   execir train-reranker --train data/mbpp --out models/mbpp-ce --lora --seeds 3 --epochs 2
+  execir train-reranker --train data/mbpp --out models/mbpp-lw --loss listwise --group-hard 2 --group-easy 1
   execir train-reranker --train data/mbpp --out models/qwen --base Qwen/Qwen3-Reranker-0.6B --lora --device cuda
   execir train-reranker --train data/he --out models/he-ce --resume          # continue an interrupted run"""
 
@@ -51,7 +54,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=0, help="first seed (default: 0)")
     parser.add_argument("--soup", default="uniform", help=f"combine the seeds' models: {' or '.join(SOUPS)} (default: uniform)")
     parser.add_argument("--epochs", type=int, default=1, help="epochs (default: 1)")
-    parser.add_argument("--batch-size", type=int, default=16, help="pairs per update (default: 16)")
+    parser.add_argument("--batch-size", type=int, default=None,
+                        help=f"pairs per update (pointwise, default {POINTWISE_BATCH}) or groups per update (listwise, default {LISTWISE_BATCH})")
+    parser.add_argument("--loss", default="pointwise", choices=LOSSES,
+                        help="pointwise: labelled pairs, binary cross-entropy (CoREB); listwise: a positive against its group of "
+                             "negatives, softmax cross-entropy (default: pointwise)")
+    parser.add_argument("--group-hard", type=int, default=2, help="hard negatives per listwise group (default: 2)")
+    parser.add_argument("--group-easy", type=int, default=1, help="easy negatives per listwise group (default: 1)")
     parser.add_argument("--lr", type=float, default=None, help=f"peak learning rate (default: {FULL_LR} full, {LORA_LR} LoRA)")
     parser.add_argument("--max-length", type=int, default=256, help="tokens per pair (default: 256)")
     parser.add_argument("--hard-negatives", default="dataset", help="'dataset' (grade-1 documents) or 'mined:<retriever spec>' (default: dataset)")
@@ -92,8 +101,10 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
     settings = TrainSettings(
         base=args.base or str(bundled_minilm_path()), revision=args.revision, mode=mode,
         lora=LoraSettings(r=args.lora_r, alpha=args.lora_alpha, dropout=args.lora_dropout, targets=targets),  # type: ignore[arg-type]
-        epochs=args.epochs, batch_size=args.batch_size, lr=args.lr if args.lr is not None else (LORA_LR if mode == "lora" else FULL_LR),
+        epochs=args.epochs, batch_size=args.batch_size or (LISTWISE_BATCH if args.loss == "listwise" else POINTWISE_BATCH),
+        lr=args.lr if args.lr is not None else (LORA_LR if mode == "lora" else FULL_LR),
         max_length=args.max_length, hard_negatives=args.hard_negatives, easy_negatives=args.easy_negatives,
+        loss=args.loss, group_hard=args.group_hard, group_easy=args.group_easy,
     )
     return RunConfig(
         datasets=tuple(args.datasets), out=args.out, settings=settings, split=args.split,

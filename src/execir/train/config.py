@@ -9,6 +9,11 @@ from typing import Any, Literal
 from execir.errors import ExecIRError
 
 SOUPS: tuple[str, ...] = ("uniform", "none")
+LOSSES: tuple[str, ...] = ("pointwise", "listwise")
+POINTWISE_BATCH = 16
+"""Pairs per update of the pointwise loss."""
+LISTWISE_BATCH = 4
+"""Groups per update of the listwise loss (four texts each with the default shape: 16 texts, as pointwise)."""
 FULL_LR = 2e-5
 LORA_LR = 2e-4
 DEV_EASY = 20
@@ -34,7 +39,8 @@ class TrainSettings:
     mode: Literal["full", "lora"] = "full"
     lora: LoraSettings = field(default_factory=LoraSettings)
     epochs: int = 1
-    batch_size: int = 16
+    batch_size: int = POINTWISE_BATCH
+    """Items per update: pairs (pointwise) or groups (listwise)."""
     lr: float = FULL_LR
     warmup_ratio: float = 0.1
     weight_decay: float = 0.01
@@ -45,6 +51,12 @@ class TrainSettings:
     easy_negatives: str = "random"
     """``random`` (a seeded document of another training problem) or ``mined:<retriever spec>``
     (the other training problems' documents the retriever ranks highest for the query)."""
+    loss: Literal["pointwise", "listwise"] = "pointwise"
+    """``pointwise``: CoREB's labelled pairs, binary cross-entropy; ``listwise``: one group per positive
+    (the positive, ``group_hard`` same-problem negatives, ``group_easy`` other problems'), softmax
+    cross-entropy of the positive (:mod:`execir.train.groups`)."""
+    group_hard: int = 2
+    group_easy: int = 1
 
     def __post_init__(self) -> None:
         if self.mode not in ("full", "lora"):
@@ -54,6 +66,10 @@ class TrainSettings:
                 raise ExecIRError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
         if not self.lr > 0:
             raise ExecIRError(f"--lr must be positive, got {self.lr}")
+        if self.loss not in LOSSES:
+            raise ExecIRError(f"--loss must be one of {', '.join(LOSSES)}, got '{self.loss}'")
+        if self.loss == "listwise" and (self.group_hard < 0 or self.group_easy < 0 or self.group_hard + self.group_easy < 1):
+            raise ExecIRError(f"--group-hard and --group-easy must be at least 0 and give a group one negative, got {self.group_hard} and {self.group_easy}")
         if not 0 <= self.warmup_ratio < 1:
             raise ExecIRError(f"warmup ratio must be in [0, 1), got {self.warmup_ratio}")
         if self.hard_negatives != "dataset" and not (self.hard_negatives.startswith("mined:") and len(self.hard_negatives) > len("mined:")):
@@ -64,6 +80,8 @@ class TrainSettings:
     def to_json(self) -> dict[str, Any]:
         """The settings as JSON values (LoRA only when used)."""
         data = asdict(self)
+        if self.loss == "pointwise":
+            del data["group_hard"], data["group_easy"]
         if self.mode != "lora":
             data["lora"] = None
         elif isinstance(self.lora.targets, tuple):

@@ -1,6 +1,7 @@
-"""A plain, deterministic, resumable training loop: pointwise binary cross-entropy on pairs.
+"""A plain, deterministic, resumable training loop over items: single pairs (pointwise binary
+cross-entropy) or groups of a positive and its negatives (listwise softmax cross-entropy).
 
-Each epoch visits the pairs in a permutation drawn from a generator seeded by (seed, epoch), so a
+Each epoch visits the items in a permutation drawn from a generator seeded by (seed, epoch), so a
 resumed run knows which batches are left without replaying any. Dropout draws from torch's global
 generator, whose state every checkpoint carries. The learning rate is a pure function of the step
 (linear warm-up, then linear decay to zero), so there is no scheduler state to save.
@@ -17,6 +18,8 @@ from typing import Any
 
 from execir.train.checkpoint import LoopState, load_checkpoint, save_checkpoint
 from execir.train.config import TrainSettings
+from execir.train.groups import Group
+from execir.train.losses import batch_loss
 from execir.train.pairs import Pair
 
 
@@ -42,7 +45,7 @@ def learning_rate(step: int, total: int, base: float, warmup_ratio: float) -> fl
 
 
 def epoch_order(n: int, seed: int, epoch: int) -> list[int]:
-    """The seeded permutation of ``n`` pairs for ``epoch``."""
+    """The seeded permutation of ``n`` items for ``epoch``."""
     import torch
 
     generator = torch.Generator().manual_seed(seed * 1_000_003 + epoch)
@@ -71,34 +74,34 @@ class LoopPlan:
     progress: bool = False
 
 
-def train_loop(model: Any, tokenizer: Any, pairs: Sequence[Pair], settings: TrainSettings, *, seed: int, device: Any, plan: LoopPlan) -> LoopResult:
-    """Train ``model`` in place on ``pairs``; checkpoints every ``plan.checkpoint_every`` updates and
+def train_loop(model: Any, tokenizer: Any, items: Sequence[Group], settings: TrainSettings, *, seed: int, device: Any, plan: LoopPlan) -> LoopResult:
+    """Train ``model`` in place on ``items`` (one-pair groups for the pointwise loss, a positive and
+    its negatives for the listwise one), ``settings.batch_size`` items per update; checkpoints every ``plan.checkpoint_every`` updates and
     at each epoch end; with ``plan.resume`` continues from the last checkpoint."""
     import torch
 
     torch.manual_seed(seed)
     model.to(device)
     optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=settings.lr, weight_decay=settings.weight_decay)
-    per_epoch = math.ceil(len(pairs) / settings.batch_size)
+    per_epoch = math.ceil(len(items) / settings.batch_size)
     total = per_epoch * settings.epochs
     state = LoopState(0, (0.0,) * settings.epochs, (0.0,) * settings.epochs)
     loaded = load_checkpoint(plan.checkpoint_dir, model=model, optimizer=optimizer, fingerprint=plan.fingerprint) if plan.resume else None
     state = loaded or state
-    loss_fn = torch.nn.BCEWithLogitsLoss()
     model.train()
 
     def save(current: LoopState) -> None:
         save_checkpoint(plan.checkpoint_dir, model=model, optimizer=optimizer, state=current, fingerprint=plan.fingerprint)
 
     for epoch in range(state.step // per_epoch, settings.epochs):
-        order = epoch_order(len(pairs), seed, epoch)
+        order = epoch_order(len(items), seed, epoch)
         start_batch = state.step - epoch * per_epoch
         bar = _bar(plan.progress, per_epoch, start_batch, f"epoch {epoch + 1}/{settings.epochs} seed {seed}")
         started = time.perf_counter()
         for batch_index in range(start_batch, per_epoch):
-            batch = [pairs[i] for i in order[batch_index * settings.batch_size:(batch_index + 1) * settings.batch_size]]
-            loss = _update(model, optimizer, loss_fn, batch_inputs(tokenizer, batch, settings.max_length, device), settings,
-                           learning_rate(state.step, total, settings.lr, settings.warmup_ratio))
+            batch = [items[i] for i in order[batch_index * settings.batch_size:(batch_index + 1) * settings.batch_size]]
+            loss = _update(model, optimizer, batch, batch_inputs(tokenizer, [p for item in batch for p in item], settings.max_length, device),
+                           settings, learning_rate(state.step, total, settings.lr, settings.warmup_ratio))
             state = _advance(state, epoch, loss, time.perf_counter() - started)
             started = time.perf_counter()
             bar(loss)
@@ -111,14 +114,14 @@ def train_loop(model: Any, tokenizer: Any, pairs: Sequence[Pair], settings: Trai
     return _result(state, total, loaded, per_epoch, finished=True)
 
 
-def _update(model: Any, optimizer: Any, loss_fn: Any, inputs: tuple[Any, Any], settings: TrainSettings, lr: float) -> float:
+def _update(model: Any, optimizer: Any, batch: Sequence[Group], inputs: tuple[Any, Any], settings: TrainSettings, lr: float) -> float:
     import torch
 
     encoded, labels = inputs
     for group in optimizer.param_groups:
         group["lr"] = lr
     logits = model(**encoded).logits.view(-1)
-    loss = loss_fn(logits.float(), labels)
+    loss = batch_loss(settings.loss, logits, labels, [len(item) for item in batch])
     loss.backward()
     torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], settings.max_grad_norm)
     optimizer.step()

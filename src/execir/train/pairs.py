@@ -134,7 +134,7 @@ def first_hard_negative(ranking: Sequence[str], query_id: str, source: PairSourc
     return None
 
 
-class _EasyPool:
+class EasyPool:
     """Documents of the training problems, for seeded rejection sampling of another problem's document."""
 
     def __init__(self, source: PairSource, problems: frozenset[str], mined: Mapping[str, Sequence[str]] | None = None) -> None:
@@ -152,11 +152,16 @@ class _EasyPool:
             ranked = mined_easy_negatives(self.mined.get(query_id, ()), query_id, self.source, self.problems, index + 1)
             if len(ranked) > index:
                 return ranked[index]
+        return self.random(seed, query_id, positive, problem)
+
+    def random(self, seed: int, query_id: str, key: str, problem: str) -> str | None:
+        """A seeded document of another problem than ``problem`` (None when there is none); ``key``
+        (the positive's id) makes each positive's choice its own."""
         if len(self.docs) - self.per_problem.get(problem, 0) <= 0:
             return None
         attempt = 0
         while True:
-            doc_id = self.docs[seeded_key(seed, "easy", query_id, positive, str(attempt)) % len(self.docs)]
+            doc_id = self.docs[seeded_key(seed, "easy", query_id, key, str(attempt)) % len(self.docs)]
             if self.doc_problem[doc_id] != problem and doc_id != query_id:
                 return doc_id
             attempt += 1
@@ -184,7 +189,7 @@ def build_pairs(
     folder's grade-1 documents to the first same-problem non-positive of each query's ranking;
     ``mined_easy`` (the same shape) switches easy negatives to other training problems' documents
     in ranking order (a query whose ranking has too few keeps seeded random ones for the rest)."""
-    pool = _EasyPool(source, source.problems, mined_easy)
+    pool = EasyPool(source, source.problems, mined_easy)
     pairs: list[Pair] = []
     counts = PairCounts()
     for query_id in sorted(source.queries):
@@ -199,7 +204,7 @@ def build_pairs(
 
 
 def _query_pairs(
-    source: PairSource, pool: _EasyPool, seed: int, query_id: str, positives: list[str], graded_hard: list[str], mined_hard: str | None
+    source: PairSource, pool: EasyPool, seed: int, query_id: str, positives: list[str], graded_hard: list[str], mined_hard: str | None
 ) -> tuple[list[Pair], PairCounts]:
     if not positives:
         return [], PairCounts(queries=1, queries_without_positive=1)

@@ -28,9 +28,10 @@ from execir.errors import ExecIRError
 from execir.train.config import RunConfig, TrainSettings
 from execir.train.data import Folder, load_folders, mine_rankings
 from execir.train.dev import DevMetrics, DevSet, evaluate_model
+from execir.train.groups import Group, GroupShape, build_groups
 from execir.train.loop import LoopPlan, LoopResult, train_loop
 from execir.train.model import MODEL_INFO, BaseIdentity, add_lora, is_complete, load_base, merged, read_info, require_training_stack, save_model
-from execir.train.pairs import PAIR_ORDER, Pair, PairCounts, build_pairs, dev_candidates
+from execir.train.pairs import PAIR_ORDER, PairCounts, build_pairs, dev_candidates
 from execir.train.soup import uniform_soup
 
 TRAINING_JSON = "training.json"
@@ -73,33 +74,45 @@ class TrainingResult:
     finished: bool
 
 
-def pair_digest(pairs: Sequence[Pair]) -> str:
-    """sha256 of the pairs' identities and labels (part of a checkpoint's fingerprint)."""
+def pair_digest(items: Sequence[Group]) -> str:
+    """sha256 of the items' pairs (identities and labels) and of where each group ends (part of a
+    checkpoint's fingerprint)."""
     digest = hashlib.sha256()
-    for p in pairs:
-        digest.update(f"{p.folder}\t{p.query_id}\t{p.doc_id}\t{p.label}\t{p.kind}\n".encode())
+    for item in items:
+        for p in item:
+            digest.update(f"{p.folder}\t{p.query_id}\t{p.doc_id}\t{p.label}\t{p.kind}\n".encode())
+        if len(item) > 1:
+            digest.update(b"--\n")
     return digest.hexdigest()
 
 
-def fingerprint(settings: TrainSettings, seed: int, pairs: Sequence[Pair]) -> str:
-    """What decides a seed's weights: settings, seed and pairs."""
-    return hashlib.sha256(json.dumps({"settings": settings.to_json(), "seed": seed, "pairs": pair_digest(pairs)}, sort_keys=True).encode()).hexdigest()
+def fingerprint(settings: TrainSettings, seed: int, items: Sequence[Group]) -> str:
+    """What decides a seed's weights: settings, seed and training items."""
+    return hashlib.sha256(json.dumps({"settings": settings.to_json(), "seed": seed, "pairs": pair_digest(items)}, sort_keys=True).encode()).hexdigest()
 
 
 Rankings = dict[str, dict[str, tuple[str, ...]]]
 """folder name -> query id -> a first stage's ranking, best first."""
 
 
-def seed_pairs(folders: Sequence[Folder], seed: int, mined: Rankings, mined_easy: Rankings | None = None) -> tuple[list[Pair], PairCounts]:
-    """Every folder's training pairs for ``seed``, concatenated in folder order."""
-    pairs: list[Pair] = []
+def seed_items(
+    folders: Sequence[Folder], seed: int, settings: TrainSettings, mined: Rankings, mined_easy: Rankings | None = None
+) -> tuple[list[Group], PairCounts]:
+    """Every folder's training items for ``seed``, concatenated in folder order: one-pair groups
+    (pointwise recipe) or a positive with its negatives (``settings.loss == "listwise"``)."""
+    items: list[Group] = []
     counts = PairCounts()
     for folder in folders:
         easy = mined_easy.get(folder.name) if mined_easy is not None else None
-        folder_pairs, folder_counts = build_pairs(folder.train, seed=seed, mined=mined.get(folder.name), mined_easy=easy)
-        pairs += folder_pairs
+        if settings.loss == "listwise":
+            shape = GroupShape(hard=settings.group_hard, easy=settings.group_easy)
+            folder_items, folder_counts = build_groups(folder.train, seed=seed, shape=shape, mined=mined.get(folder.name), mined_easy=easy)
+        else:
+            folder_pairs, folder_counts = build_pairs(folder.train, seed=seed, mined=mined.get(folder.name), mined_easy=easy)
+            folder_items = [(p,) for p in folder_pairs]
+        items += folder_items
         counts = counts + folder_counts
-    return pairs, counts
+    return items, counts
 
 
 def _check_out(config: RunConfig) -> None:
@@ -142,7 +155,7 @@ def train_reranker(config: RunConfig, *, stop_after: int | None = None) -> Train
     counts = PairCounts()
     identity: BaseIdentity | None = None
     for seed in config.seeds:
-        pairs, counts = seed_pairs(folders, seed, mined, mined_easy)
+        pairs, counts = seed_items(folders, seed, config.settings, mined, mined_easy)
         if not pairs:
             raise ExecIRError(f"no training pairs in split '{config.split}' ({counts.queries} queries, {counts.queries_without_positive} without a positive)")
         run, identity = _train_seed(config, folders, pairs, seed, runtime["device"], stop_after)
@@ -176,7 +189,7 @@ def _provenance(config: RunConfig, folders: Sequence[Folder], identity: BaseIden
 
 
 def _train_seed(
-    config: RunConfig, folders: Sequence[Folder], pairs: list[Pair], seed: int, device: str, stop_after: int | None
+    config: RunConfig, folders: Sequence[Folder], pairs: list[Group], seed: int, device: str, stop_after: int | None
 ) -> tuple[SeedRun | None, BaseIdentity]:
     """Train (or, when already saved, read back) one seed's model; None when stopped early."""
     settings = config.settings

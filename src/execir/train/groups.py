@@ -1,0 +1,108 @@
+"""Training groups for a listwise cross-encoder: one positive against several negatives of its query.
+
+For every training query and every one of its positives (grade 2) the recipe emits one group
+``(positive, hard_1 .. hard_h, easy_1 .. easy_e)``: up to ``hard`` distinct grade-1 documents of the
+same problem (a seeded sample; or, with a first-stage ranking, the highest-ranked same-problem
+non-positives) and ``easy`` documents of other training problems (seeded; or the highest-ranked
+ones, as in :mod:`execir.train.pairs`). The loss is the softmax cross-entropy of the positive among
+its group, so every update compares a program with the near clones of the same task side by side,
+which a pointwise loss only sees in separate batches.
+
+With the defaults (two hard, one easy) a group holds four texts, as many as a positive's two pairs
+of pairs in the pointwise recipe, so both cost the same forward passes per positive. A query with
+fewer hard negatives than asked keeps the ones it has (``queries_without_hard`` counts those with
+none); a group needs at least one negative.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from execir.errors import ExecIRError
+from execir.train.pairs import EasyPool, Pair, PairCounts, PairSource, mined_easy_negatives, seeded_key
+
+Group = tuple[Pair, ...]
+"""The positive first, then its negatives; the listwise loss's target is index 0."""
+
+
+@dataclass(frozen=True)
+class GroupShape:
+    """How many negatives of each kind a group asks for."""
+
+    hard: int = 2
+    easy: int = 1
+
+    def __post_init__(self) -> None:
+        if self.hard < 0 or self.easy < 0 or self.hard + self.easy < 1:
+            raise ExecIRError(f"a listwise group needs at least one negative (got {self.hard} hard, {self.easy} easy)")
+
+
+def hard_negatives(ranking: Sequence[str], query_id: str, source: PairSource, limit: int) -> list[str]:
+    """Up to ``limit`` documents of the query's own problem that are not positives, in ranking order (mined)."""
+    problem, judged = source.query_problem[query_id], source.qrels[query_id]
+    found = [d for d in ranking if d != query_id and source.doc_problem.get(d) == problem and judged.get(d, 0) < 2]
+    return list(dict.fromkeys(found))[:limit]
+
+
+def seeded_sample(docs: Sequence[str], limit: int, seed: int, *parts: str) -> list[str]:
+    """``limit`` of ``docs`` in a seeded order that depends only on the seed, the parts and each id."""
+    return sorted(docs, key=lambda d: (seeded_key(seed, "hard", *parts, d), d))[:limit]
+
+
+def _easy(pool: EasyPool, seed: int, query_id: str, positive: str, problem: str, index: int, count: int) -> list[str]:
+    """``count`` distinct easy negatives for the query's ``index``-th positive: mined when the
+    query's ranking has enough, else seeded documents of other training problems."""
+    if pool.mined is not None:
+        ranked = mined_easy_negatives(pool.mined.get(query_id, ()), query_id, pool.source, pool.problems, (index + 1) * count)
+        if len(ranked) >= (index + 1) * count:
+            return ranked[index * count:(index + 1) * count]
+    picked: list[str] = []
+    for attempt in range(50 * count):
+        if len(picked) == count:
+            break
+        doc = pool.random(seed, query_id, f"{positive}#{attempt}", problem)
+        if doc is None:
+            break
+        if doc not in picked:
+            picked.append(doc)
+    return picked
+
+
+def build_groups(
+    source: PairSource, *, seed: int, shape: GroupShape = GroupShape(),
+    mined: Mapping[str, Sequence[str]] | None = None, mined_easy: Mapping[str, Sequence[str]] | None = None,
+) -> tuple[list[Group], PairCounts]:
+    """The training groups of one folder's split (recipe in the module docstring) and their counts
+    (``positives`` = groups; ``hard`` and ``easy`` = negatives of each kind)."""
+    pool = EasyPool(source, source.problems, mined_easy)
+    groups: list[Group] = []
+    counts = PairCounts()
+    for query_id in sorted(source.queries):
+        judged = source.qrels.get(query_id, {})
+        positives = sorted(d for d, g in judged.items() if g >= 2 and d != query_id)
+        if not positives:
+            counts = counts + PairCounts(queries=1, queries_without_positive=1)
+            continue
+        problem = source.query_problem[query_id]
+        graded = sorted(d for d, g in judged.items() if g == 1 and d != query_id)
+        query_groups: list[Group] = []
+        for index, positive in enumerate(positives):
+            if mined is not None:
+                hard = hard_negatives(mined.get(query_id, ()), query_id, source, shape.hard)
+            else:
+                hard = seeded_sample(graded, shape.hard, seed, query_id, positive)
+            easy = _easy(pool, seed, query_id, positive, problem, index, shape.easy) if shape.easy else []
+            if not hard and not easy:
+                continue
+            members = [source.pair(query_id, positive, 1.0, "positive")]
+            members += [source.pair(query_id, d, 0.0, "hard") for d in hard]
+            members += [source.pair(query_id, d, 0.0, "easy") for d in easy]
+            query_groups.append(tuple(members))
+        kinds = [p.kind for g in query_groups for p in g]
+        counts = counts + PairCounts(
+            queries=1, positives=kinds.count("positive"), easy=kinds.count("easy"), hard=kinds.count("hard"),
+            queries_without_hard=int(kinds.count("hard") == 0),
+        )
+        groups += query_groups
+    return groups, counts
