@@ -138,6 +138,25 @@ def test_reranker_shape_and_errors_before_loading(tmp_path: Path) -> None:
         CrossEncoderReranker(str(tmp_path), batch_size=0)
 
 
+def test_trained_model_folders_are_named_with_their_run() -> None:
+    from execir.rerank.base import model_label
+
+    assert [model_label(m) for m in ("models/mbpp/soup", "runs/a b/seed-1/", "models/mbpp/model", "BAAI/bge-reranker-base", "soup", "x/seed-x")] == [
+        "mbpp-soup", "a-b-seed-1", "mbpp-model", "bge-reranker-base", "soup", "seed-x"]
+
+
+def test_two_rerankers_with_one_name_fail_before_any_work(tmp_path: Path) -> None:
+    from execir.evaluate.config import EvalConfig
+    from execir.evaluate.runner import eval_oracle, prepare_rerankers
+
+    for run in ("a", "b"):
+        (tmp_path / run / "x" / "ce").mkdir(parents=True)
+    specs = (f"ce:{tmp_path / 'a' / 'x' / 'ce'}", f"ce:{tmp_path / 'b' / 'x' / 'ce'}")
+    config = EvalConfig(dataset=tmp_path, out=tmp_path / "out", retrievers=("bm25",), reranks=specs)
+    with pytest.raises(ExecIRError, match="both resolve to the reranker name 'ce:ce'"):
+        prepare_rerankers(config, eval_oracle(config))
+
+
 def test_missing_sentence_transformers_says_how_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)
     with pytest.raises(MissingDependencyError, match=r"execir\[rerank\]"):

@@ -51,7 +51,14 @@ def eval_oracle(config: EvalConfig, workers: int = 2) -> OracleConfig:
 def prepare_rerankers(config: EvalConfig, oracle: OracleConfig) -> dict[str, Reranker]:
     """Build every configured reranker (spec -> reranker); like :func:`prepare_retrievers`, a bad spec
     fails here, before any dataset is read."""
-    return {spec: get_reranker(spec, cache_dir=config.cache_dir, oracle_config=oracle, progress=config.progress) for spec in config.reranks}
+    rerankers = {spec: get_reranker(spec, cache_dir=config.cache_dir, oracle_config=oracle, progress=config.progress) for spec in config.reranks}
+    named: dict[str, str] = {}
+    for spec, reranker in rerankers.items():
+        if reranker.name in named:
+            raise ExecIRError(f"--rerank '{named[reranker.name]}' and --rerank '{spec}' both resolve to the reranker name '{reranker.name}'; "
+                              "give the model folders distinct names")
+        named[reranker.name] = spec
+    return rerankers
 
 
 def run_evaluation(

@@ -11,12 +11,29 @@ stage's order within each group.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from execir.retrieve.st import safe_name
 
 if TYPE_CHECKING:
     from execir.dataset.spec import TaskSpec
+
+
+TRAINED_NAMES = re.compile(r"^(model|soup|seed-\d+)$")
+"""Folder names that ``train-reranker`` gives every run's models (labelled with their run's folder too)."""
+
+
+def model_label(model: str) -> str:
+    """A model's short name in system names: the last part of a hub id or path, prefixed by the run
+    folder for the generic names of ``train-reranker`` outputs (``models/mbpp/soup`` -> ``mbpp-soup``)."""
+    path = Path(model.rstrip("/"))
+    if TRAINED_NAMES.match(path.name) and path.parent.name not in ("", ".", ".."):
+        return safe_name(f"{path.parent.name}-{path.name}")
+    return safe_name(path.name)
 
 
 @dataclass(frozen=True)

@@ -28,9 +28,9 @@ import numpy as np
 
 from execir.console import disable_loaded_library_bars
 from execir.errors import ExecIRError, MissingDependencyError
-from execir.retrieve.st import directory_fingerprint, resolve_hub_revision, safe_name
+from execir.retrieve.st import directory_fingerprint, resolve_hub_revision
 
-from .base import RerankRequest, RerankStats
+from .base import RerankRequest, RerankStats, model_label
 from .prompts import PAIR_ORDER_FILE, PairOrder, assemble, order_pair, parse_pair_order, plan_pairs, read_pair_order
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ class CrossEncoderReranker:
         self.batch_size = batch_size
         self.max_length = max_length
         self.progress = progress
-        self.name = "ce:" + safe_name(Path(model.rstrip("/")).name)
+        self.name = "ce:" + model_label(model)
         self._task: TaskSpec | None = None
         self._encoder: Any = None
         self._label = 0

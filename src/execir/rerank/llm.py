@@ -23,14 +23,13 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from execir.console import disable_loaded_library_bars
 from execir.errors import ExecIRError, MissingDependencyError
-from execir.retrieve.st import directory_fingerprint, resolve_hub_revision, safe_name
+from execir.retrieve.st import directory_fingerprint, resolve_hub_revision
 
-from .base import RerankRequest, RerankStats
+from .base import RerankRequest, RerankStats, model_label
 from .cross_encoder import INSTALL_HINT, local_model_dir, versions
 from .prompts import DEFAULT_INSTRUCTION, assemble, infer_family, plan_pairs, truncate_segments
 
@@ -71,7 +70,7 @@ class LLMReranker:
         self.max_length = max_length
         self.progress = progress
         self.family, self.family_guessed = infer_family(model, family)
-        self.name = "llm:" + safe_name(Path(model.rstrip("/")).name)
+        self.name = "llm:" + model_label(model)
         self.instruction = DEFAULT_INSTRUCTION
         self._loaded: tuple[Any, Any, int, int] | None = None
         self._stats = RerankStats(queries=0, pairs=0, seconds=0.0)
