@@ -52,6 +52,7 @@ def test_defaults_and_modes(tmp_path: Path) -> None:
         (["--epochs", "0"], "--epochs must be at least 1"),
         (["--loss", "listwise", "--group-hard", "0", "--group-easy", "0"], "--group-hard and --group-easy"),
         (["--loss", "listwise", "--group-hard", "-1"], "--group-hard and --group-easy"),
+        (["--group-text", "2"], "--group-text must be at least 0 and needs --loss listwise"),
     ],
 )
 def test_bad_options_are_user_errors(tmp_path: Path, argv: list[str], message: str) -> None:

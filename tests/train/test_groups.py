@@ -96,3 +96,31 @@ def test_seeded_sample_is_a_stable_subset() -> None:
 def test_a_group_needs_a_negative() -> None:
     with pytest.raises(ExecIRError, match="at least one negative"):
         GroupShape(hard=0, easy=0)
+
+
+def test_text_side_groups_pair_the_program_with_counterfactual_descriptions() -> None:
+    from execir.texts.counterfactual import counterfactuals
+
+    src = PairSource(
+        folder="f", query_first=True, queries={"qa": "Return the smallest even number that is greater than 2.", "qb": "Sort it."},
+        qrels={"qa": {"a1": 2, "a2": 1}, "qb": {"b1": 2, "b2": 1}}, query_problem={"qa": "A", "qb": "B"},
+        doc_problem={"a1": "A", "a2": "A", "b1": "B", "b2": "B"}, corpus={d: f"def f(): return '{d}'" for d in ("a1", "a2", "b1", "b2")},
+        query_is_text=True,
+    )
+    groups, counts = build_groups(src, seed=0, shape=GroupShape(hard=1, easy=0, text=3))
+    text_groups = [g for g in groups if g[-1].kind == "counterfactual"]
+    assert len(text_groups) == 1  # "Sort it." has no counterfactual
+    positive, *negatives = text_groups[0]
+    assert (positive.first, positive.second, positive.label) == (src.queries["qa"], src.corpus["a1"], 1.0)
+    possible = {c.text for c in counterfactuals(src.queries["qa"])}
+    assert len(negatives) == 3 and len({n.first for n in negatives}) == 3 and {n.first for n in negatives} <= possible
+    assert all(n.second == src.corpus["a1"] and n.label == 0.0 and n.doc_id == "a1" for n in negatives)
+    assert counts.counterfactual == 3 and counts.positives == 3 and counts.pairs == 3 + 2 + 3
+    assert build_groups(src, seed=0, shape=GroupShape(hard=1, easy=0, text=3))[0] == groups
+    code_queries = PairSource(**{**src.__dict__, "query_is_text": False})
+    assert all(p.kind != "counterfactual" for g in build_groups(code_queries, seed=0, shape=GroupShape(hard=1, easy=0, text=3))[0] for p in g)
+
+
+def test_folders_know_whether_their_queries_are_descriptions(build: Path) -> None:
+    assert source(build, "t2c-description").query_is_text and source(build, "t2c-full").query_is_text
+    assert not source(build, "c2t").query_is_text and not source(build, "c2c").query_is_text

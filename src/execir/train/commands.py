@@ -61,6 +61,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "negatives, softmax cross-entropy (default: pointwise)")
     parser.add_argument("--group-hard", type=int, default=2, help="hard negatives per listwise group (default: 2)")
     parser.add_argument("--group-easy", type=int, default=1, help="easy negatives per listwise group (default: 1)")
+    parser.add_argument("--group-text", type=int, default=0,
+                        help="listwise: also a text-side group per text-to-code positive, the program against up to N "
+                             "counterfactuals of its description (default: 0, none)")
     parser.add_argument("--lr", type=float, default=None, help=f"peak learning rate (default: {FULL_LR} full, {LORA_LR} LoRA)")
     parser.add_argument("--max-length", type=int, default=256, help="tokens per pair (default: 256)")
     parser.add_argument("--hard-negatives", default="dataset", help="'dataset' (grade-1 documents) or 'mined:<retriever spec>' (default: dataset)")
@@ -104,7 +107,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         epochs=args.epochs, batch_size=args.batch_size or (LISTWISE_BATCH if args.loss == "listwise" else POINTWISE_BATCH),
         lr=args.lr if args.lr is not None else (LORA_LR if mode == "lora" else FULL_LR),
         max_length=args.max_length, hard_negatives=args.hard_negatives, easy_negatives=args.easy_negatives,
-        loss=args.loss, group_hard=args.group_hard, group_easy=args.group_easy,
+        loss=args.loss, group_hard=args.group_hard, group_easy=args.group_easy, group_text=args.group_text,
     )
     return RunConfig(
         datasets=tuple(args.datasets), out=args.out, settings=settings, split=args.split,
@@ -117,7 +120,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
 def format_result(result: TrainingResult) -> str:
     """A short summary: pairs, seconds per seed, dev metrics per model and folder, the final model."""
     counts = result.counts
-    lines = [f"pairs: {counts.pairs} ({counts.positives} positive, {counts.easy} easy, {counts.hard} hard; "
+    lines = [f"pairs: {counts.pairs} ({counts.positives} positive, {counts.easy} easy, {counts.hard} hard, {counts.counterfactual} counterfactual; "
              f"{counts.queries} queries, {counts.queries_without_hard} without a hard negative, {counts.queries_without_positive} without a positive)"]
     lines += [f"seed {r.seed}: {r.steps} updates, {sum(r.epoch_seconds):.1f} s" for r in result.seeds]
     for name, metrics in result.dev.items():

@@ -57,6 +57,8 @@ class TrainSettings:
     cross-entropy of the positive (:mod:`execir.train.groups`)."""
     group_hard: int = 2
     group_easy: int = 1
+    group_text: int = 0
+    """Counterfactual descriptions in each text-to-code positive's text-side group (0: none)."""
 
     def __post_init__(self) -> None:
         if self.mode not in ("full", "lora"):
@@ -70,6 +72,8 @@ class TrainSettings:
             raise ExecIRError(f"--loss must be one of {', '.join(LOSSES)}, got '{self.loss}'")
         if self.loss == "listwise" and (self.group_hard < 0 or self.group_easy < 0 or self.group_hard + self.group_easy < 1):
             raise ExecIRError(f"--group-hard and --group-easy must be at least 0 and give a group one negative, got {self.group_hard} and {self.group_easy}")
+        if self.group_text < 0 or (self.group_text and self.loss != "listwise"):
+            raise ExecIRError(f"--group-text must be at least 0 and needs --loss listwise, got {self.group_text} with {self.loss}")
         if not 0 <= self.warmup_ratio < 1:
             raise ExecIRError(f"warmup ratio must be in [0, 1), got {self.warmup_ratio}")
         if self.hard_negatives != "dataset" and not (self.hard_negatives.startswith("mined:") and len(self.hard_negatives) > len("mined:")):
@@ -81,7 +85,7 @@ class TrainSettings:
         """The settings as JSON values (LoRA only when used)."""
         data = asdict(self)
         if self.loss == "pointwise":
-            del data["group_hard"], data["group_easy"]
+            del data["group_hard"], data["group_easy"], data["group_text"]
         if self.mode != "lora":
             data["lora"] = None
         elif isinstance(self.lora.targets, tuple):

@@ -12,6 +12,13 @@ With the defaults (two hard, one easy) a group holds four texts, as many as a po
 of pairs in the pointwise recipe, so both cost the same forward passes per positive. A query with
 fewer hard negatives than asked keeps the ones it has (``queries_without_hard`` counts those with
 none); a group needs at least one negative.
+
+With ``text`` above zero, a text-to-code query also gives each positive a *text-side* group: the
+positive pair, then up to ``text`` counterfactuals of the query's own description (one antonym,
+number or negation edit, as the code-to-text task's hard negatives are made;
+:func:`execir.texts.counterfactual.counterfactuals`, seeded) against the same program. The model
+then learns to check a description against the code word by word, which code-to-text asks for and
+which the code-side groups never show (their text never changes).
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from execir.errors import ExecIRError
+from execir.texts.counterfactual import counterfactuals
 from execir.train.pairs import EasyPool, Pair, PairCounts, PairSource, mined_easy_negatives, seeded_key
 
 Group = tuple[Pair, ...]
@@ -32,10 +40,12 @@ class GroupShape:
 
     hard: int = 2
     easy: int = 1
+    text: int = 0
+    """Counterfactual descriptions per text-side group (0: no text-side groups)."""
 
     def __post_init__(self) -> None:
-        if self.hard < 0 or self.easy < 0 or self.hard + self.easy < 1:
-            raise ExecIRError(f"a listwise group needs at least one negative (got {self.hard} hard, {self.easy} easy)")
+        if self.hard < 0 or self.easy < 0 or self.text < 0 or self.hard + self.easy < 1:
+            raise ExecIRError(f"a listwise group needs at least one negative (got {self.hard} hard, {self.easy} easy, {self.text} text)")
 
 
 def hard_negatives(ranking: Sequence[str], query_id: str, source: PairSource, limit: int) -> list[str]:
@@ -69,6 +79,24 @@ def _easy(pool: EasyPool, seed: int, query_id: str, positive: str, problem: str,
     return picked
 
 
+def text_group(source: PairSource, query_id: str, positive: str, limit: int, seed: int) -> list[Group]:
+    """The positive's text-side group (none when ``limit`` is 0, the queries are not descriptions,
+    or the description has no counterfactual)."""
+    if limit < 1 or not source.query_is_text:
+        return []
+    description, code = source.queries[query_id], source.corpus[positive]
+    edited = counterfactuals(description, limit=limit, seed=seed_for(seed, query_id, positive))
+    if not edited:
+        return []
+    negatives = [Pair(c.text, code, 0.0, query_id, positive, "counterfactual", source.folder) for c in edited]
+    return [(source.pair(query_id, positive, 1.0, "positive"), *negatives)]
+
+
+def seed_for(seed: int, *parts: str) -> int:
+    """A 32-bit seed for the counterfactual sampler from the run's seed and the ids."""
+    return seeded_key(seed, "text", *parts) % (2**32)
+
+
 def build_groups(
     source: PairSource, *, seed: int, shape: GroupShape = GroupShape(),
     mined: Mapping[str, Sequence[str]] | None = None, mined_easy: Mapping[str, Sequence[str]] | None = None,
@@ -99,10 +127,11 @@ def build_groups(
             members += [source.pair(query_id, d, 0.0, "hard") for d in hard]
             members += [source.pair(query_id, d, 0.0, "easy") for d in easy]
             query_groups.append(tuple(members))
+            query_groups += text_group(source, query_id, positive, shape.text, seed)
         kinds = [p.kind for g in query_groups for p in g]
         counts = counts + PairCounts(
             queries=1, positives=kinds.count("positive"), easy=kinds.count("easy"), hard=kinds.count("hard"),
-            queries_without_hard=int(kinds.count("hard") == 0),
+            queries_without_hard=int(kinds.count("hard") == 0), counterfactual=kinds.count("counterfactual"),
         )
         groups += query_groups
     return groups, counts

@@ -36,7 +36,9 @@ from execir.errors import ExecIRError
 PAIR_ORDER = "text-code"
 """How every pair is ordered: the text side first (``execir.json`` field ``pair_order``)."""
 
-PairKind = Literal["positive", "easy", "hard"]
+PairKind = Literal["positive", "easy", "hard", "counterfactual"]
+"""``counterfactual``: the query's own description with one edit (:mod:`execir.texts.counterfactual`)
+against a positive program (listwise text-side groups only)."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ class PairCounts:
     hard: int = 0
     queries_without_positive: int = 0
     queries_without_hard: int = 0
+    counterfactual: int = 0
 
     def __add__(self, other: PairCounts) -> PairCounts:
         return PairCounts(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)})
@@ -69,7 +72,7 @@ class PairCounts:
     @property
     def pairs(self) -> int:
         """Every pair (positives counted with their repeats)."""
-        return self.positives + self.easy + self.hard
+        return self.positives + self.easy + self.hard + self.counterfactual
 
     def to_json(self) -> dict[str, int]:
         """The counts by name, plus ``pairs``."""
@@ -88,6 +91,8 @@ class PairSource:
     query_problem: Mapping[str, str]
     doc_problem: Mapping[str, str]
     corpus: Mapping[str, str]
+    query_is_text: bool = False
+    """True when queries are natural-language descriptions (text-to-code tasks)."""
 
     @classmethod
     def of(cls, dataset: Dataset) -> PairSource:
@@ -96,6 +101,7 @@ class PairSource:
         return cls(
             folder=dataset.name, query_first=query_is_text_side(task), queries=dataset.queries, qrels=dataset.qrels,
             query_problem=dataset.query_task, doc_problem={d: info.task_id for d, info in dataset.docs.items()}, corpus=dataset.corpus,
+            query_is_text=queries_are_text(task),
         )
 
     @property
@@ -117,6 +123,14 @@ def query_is_text_side(task: str) -> bool:
     except ExecIRError:
         return True
     return not (spec.query_kind == "code" and spec.document_kind == "text")
+
+
+def queries_are_text(task: str) -> bool:
+    """True for tasks whose queries are descriptions (text-to-code); False for code queries and unknown tasks."""
+    try:
+        return get_spec(task).query_kind == "text"
+    except ExecIRError:
+        return False
 
 
 def seeded_key(seed: int, *parts: str) -> int:

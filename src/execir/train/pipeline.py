@@ -105,7 +105,7 @@ def seed_items(
     for folder in folders:
         easy = mined_easy.get(folder.name) if mined_easy is not None else None
         if settings.loss == "listwise":
-            shape = GroupShape(hard=settings.group_hard, easy=settings.group_easy)
+            shape = GroupShape(hard=settings.group_hard, easy=settings.group_easy, text=settings.group_text)
             folder_items, folder_counts = build_groups(folder.train, seed=seed, shape=shape, mined=mined.get(folder.name), mined_easy=easy)
         else:
             folder_pairs, folder_counts = build_pairs(folder.train, seed=seed, mined=mined.get(folder.name), mined_easy=easy)
