@@ -158,3 +158,24 @@ def test_system_slugs_are_file_safe_and_distinct() -> None:
     assert len(system_slug("d>>ce:" + "a" * 300)) <= 120
     slugs = system_slugs(["a/b", "a:b", "c"])
     assert slugs["c"] == "c" and slugs["a/b"] != slugs["a:b"] and all(s.startswith("a_b-") for s in (slugs["a/b"], slugs["a:b"]))
+
+
+def test_a_rerank_depth_reorders_only_the_head_of_the_first_stage(tmp_path: Path) -> None:
+    dataset = load_dataset(make_dataset(tmp_path / "ds"))
+    reranker = PrefixReranker("canon", "c")
+    config = EvalConfig(dataset=tmp_path / "ds", out=tmp_path / "out", retrievers=("tied",), reranks=("canon",), rerank_depth=1,
+                        bootstrap_resamples=100, progress=False)
+    systems = evaluate_systems(dataset, config, Timer(), factory=lambda spec: FixedRetriever(spec, RUNS[spec]), rerankers={"canon": reranker})
+    (request,) = reranker.requests
+    assert request.candidates == {"t1": ("m1",), "t2": ("c2",)}  # the first label-free candidate only
+    reranked = {s.name: s for s in systems}["tied>>canon"]
+    assert reranked.run["t1"] == {"m1": 3.0, "c1": 2.0, "c2": 1.0}  # m1 alone was seen; the rest keep the first stage's order
+    assert reranked.raw_scores["t1"] == {"m1": 0.0} and config.to_json()["rerank_depth"] == 1
+
+
+@pytest.mark.parametrize("depth", [0, 101, True])
+def test_a_rerank_depth_outside_one_to_depth_is_refused(tmp_path: Path, depth: int) -> None:
+    from execir.evaluate.runner import check_config
+
+    with pytest.raises(ExecIRError, match="--rerank-depth must be between 1 and --depth"):
+        check_config(EvalConfig(dataset=tmp_path, out=tmp_path / "o", rerank_depth=depth))

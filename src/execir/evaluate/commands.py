@@ -73,6 +73,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--k", default=None, metavar="LIST",
                         help="comma list of cut-offs for the --metrics names given without one, e.g. --metrics exec,ndcg --k 1,5,10 "
                         "(default: none)")
+    parser.add_argument("--rerank-depth", type=int, default=None, metavar="K",
+                        help="candidates each --rerank sees per query: the first stage's best K, the rest follow them in the first "
+                        "stage's order (default: all --depth)")
     parser.add_argument("--workers", type=int, default=2, help="parallel execution sandboxes of the exec reranker")
     _add_eval_options(parser)
     parser.set_defaults(handler=run_eval)
@@ -105,7 +108,8 @@ def _eval_config(args: argparse.Namespace, dataset: Path, out: Path, retrievers:
     chosen = chosen_measures(getattr(args, "metrics", None), getattr(args, "k", None))
     return EvalConfig(
         dataset=dataset, out=out, retrievers=retrievers, ties=args.ties, seed=args.seed, split=getattr(args, "split", "all"),
-        depth=args.depth, reranks=tuple(getattr(args, "reranks", ())), name=getattr(args, "name", None),
+        depth=args.depth, reranks=tuple(getattr(args, "reranks", ())), rerank_depth=getattr(args, "rerank_depth", None),
+        name=getattr(args, "name", None),
         measures=chosen or HEADLINE_MEASURES, display=chosen or DISPLAY_MEASURES,
         cache_dir=args.cache_dir or embedding_cache_dir(), progress=progress_enabled(not args.no_progress),
     )

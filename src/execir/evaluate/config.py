@@ -28,6 +28,9 @@ class EvalConfig:
     TREC run files all work on this truncated run (a document beyond it is unranked)."""
     reranks: tuple[str, ...] = ()
     """Rerank specs, each applied on top of every retriever."""
+    rerank_depth: int | None = None
+    """Candidates each reranker sees per query: the first stage's best ``rerank_depth`` (None: all
+    ``depth``); the rest follow the reranked ones in the first stage's order."""
     name: str | None = None
     """The system name of the one retriever (None: the retriever's own name)."""
     seed: int = 0
@@ -60,6 +63,7 @@ class EvalConfig:
             "ties": self.ties,
             "split": self.split,
             "depth": self.depth,
+            "rerank_depth": self.rerank_depth,
             "run_depth": self.run_depth,
             "seed": self.seed,
             "bootstrap_resamples": self.bootstrap_resamples,

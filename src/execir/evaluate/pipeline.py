@@ -134,7 +134,7 @@ def rerank_system(
     """``first``'s candidates reordered by ``reranker``, measured, with its deltas against ``first``."""
     name = f"{first.name}>>{reranker.name}"
     _check_unique(done, name, f"{first.spec}>>{spec}")
-    request = rerank_request(dataset, first.run)
+    request = rerank_request(dataset, first.run, config.rerank_depth)
     started = time.perf_counter()
     with timer.stage(f"rerank:{name}"):
         scores = reranker.score(request)

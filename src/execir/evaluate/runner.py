@@ -29,6 +29,9 @@ def check_config(config: EvalConfig) -> None:
     """Refuse options that cannot work together: a depth below a measure's cut-off, or ``name`` with
     other than exactly one retriever (or a name a reranked system's ``>>`` would make ambiguous)."""
     check_depth(config.depth, config.all_measures)
+    depth = config.rerank_depth
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= config.depth):
+        raise ExecIRError(f"--rerank-depth must be between 1 and --depth ({config.depth}), got {depth!r}")
     if config.name is not None:
         if len(config.retrievers) != 1:
             raise ExecIRError(f"--name names the one retriever's system, but {len(config.retrievers)} retrievers were given")

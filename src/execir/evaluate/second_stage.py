@@ -6,7 +6,10 @@ descending, ties by document id descending (``trec_eval``'s order). The reranked
 candidates by the reranker's score, descending, and breaks its ties by the first stage's ranking
 under the evaluation's tie policy (the order the first stage was scored with), so a reranker that
 scores every candidate alike reproduces the first stage exactly. Its scores are ``n - rank + 1``
-(strictly decreasing), so no tie policy can reorder it; the candidate set never changes.
+(strictly decreasing), so no tie policy can reorder it; the candidate set never changes. With a
+rerank depth ``k`` the reranker sees only each query's first ``k`` candidates (in that label-free
+order); they are reordered and the others follow them in the first stage's order (reranking the
+head of a deeper run).
 """
 
 from __future__ import annotations
@@ -51,10 +54,10 @@ def candidates(run: Run, queries: Mapping[str, str]) -> dict[str, tuple[str, ...
     return {q: tuple(doc for doc, _ in order_docs(dict(run.get(q, {})), {}, "trec")) for q in queries}
 
 
-def rerank_request(dataset: Dataset, run: Run) -> RerankRequest:
-    """One folder's reranking work for a first-stage run: each query's candidates and their texts,
-    the languages the dataset records and its source name."""
-    listed = candidates(run, dataset.queries)
+def rerank_request(dataset: Dataset, run: Run, depth: int | None = None) -> RerankRequest:
+    """One folder's reranking work for a first-stage run: each query's candidates (its first ``depth``
+    when given) and their texts, the languages the dataset records and its source name."""
+    listed = {q: ids[:depth] for q, ids in candidates(run, dataset.queries).items()}
     docs = sorted({d for ids in listed.values() for d in ids})
     doc_language = {d: str(dataset.doc_meta.get(d, {}).get("language")) for d in docs if dataset.doc_meta.get(d, {}).get("language")}
     return RerankRequest(
@@ -82,13 +85,15 @@ def source_name(dataset: Dataset) -> str:
 
 
 def reranked_run(first: Run, scores: Mapping[str, Mapping[str, float]], qrels: Mapping[str, Mapping[str, int]], ties: TiePolicy) -> Run:
-    """The reranked run: candidates by the reranker's score, descending, ties in the first stage's
-    order under ``ties``; scores ``n - rank + 1``."""
+    """The reranked run: the scored candidates by the reranker's score, descending, ties in the first
+    stage's order under ``ties``, then the candidates it did not see (beyond a rerank depth) in the
+    first stage's order; scores ``n - rank + 1``."""
     ordered = rank_run(first, dict(qrels), ties=ties)  # type: ignore[arg-type]
     out: Run = {}
     for query, ranking in ordered.items():
         given = scores.get(query, {})
-        docs = [doc for doc, _ in ranking]
-        docs.sort(key=lambda doc: -given[doc])  # stable: the first stage's order breaks ties
+        head = [doc for doc, _ in ranking if doc in given]
+        head.sort(key=lambda doc: -given[doc])  # stable: the first stage's order breaks ties
+        docs = head + [doc for doc, _ in ranking if doc not in given]
         out[query] = {doc: float(len(docs) - index) for index, doc in enumerate(docs)}
     return out
