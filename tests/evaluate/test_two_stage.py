@@ -171,6 +171,10 @@ def test_a_rerank_depth_reorders_only_the_head_of_the_first_stage(tmp_path: Path
     reranked = {s.name: s for s in systems}["tied>>canon"]
     assert reranked.run["t1"] == {"m1": 3.0, "c1": 2.0, "c2": 1.0}  # m1 alone was seen; the rest keep the first stage's order
     assert reranked.raw_scores["t1"] == {"m1": 0.0} and config.to_json()["rerank_depth"] == 1
+    result = folder_result(dataset, config, systems, compare_systems(systems, config), Timer())
+    write_outputs(config.out, dataset, systems, result, config.run_depth)
+    rows = [line.split("\t") for line in (config.out / "runs" / "tied--canon.scores.tsv").read_text().splitlines()[1:]]
+    assert [r for r in rows if r[0] == "t1"] == [["t1", "m1", "1", "0.0"], ["t1", "c1", "2", ""], ["t1", "c2", "3", ""]]
 
 
 @pytest.mark.parametrize("depth", [0, 101, True])

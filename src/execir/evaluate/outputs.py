@@ -3,7 +3,8 @@
 ``runs/<slug>.trec`` lists each query's top documents (to the evaluation depth) in the tie policy's
 order with scores that strictly decrease (``n - rank + 1``), so pytrec_eval, ranx, ir_measures, BEIR
 and MTEB, scoring it against the folder's strict qrels, reproduce ExecIR's numbers; the system's own
-scores (a reranked system's: the reranker's) are in ``runs/<slug>.scores.tsv`` in the same order.
+scores (a reranked system's: the reranker's) are in ``runs/<slug>.scores.tsv`` in the same order
+(empty for candidates beyond ``--rerank-depth``, which the reranker did not score).
 ``<slug>`` is the system name made file-safe (:func:`system_slug`: ``dense>>ce:org/model`` becomes
 ``dense--ce_org_model``); it is also the TREC file's system column."""
 
@@ -91,7 +92,8 @@ def write_outputs(out: Path, dataset: Dataset, systems: list[SystemResult], resu
         ordered = tie_ordered(system.run, dataset.qrels, ties=ties, depth=depth)  # type: ignore[arg-type]
         slug = slugs[system.name]
         atomic_write_bytes(out / "runs" / f"{slug}.trec", trec_run_text(ordered, slug).encode("utf-8"))
-        atomic_write_bytes(out / "runs" / f"{slug}.scores.tsv", raw_scores_text(ordered, system.shown_scores).encode("utf-8"))
+        unscored = frozenset(ordered) if system.raw_scores is not None else None  # a rerank depth leaves candidates unscored
+        atomic_write_bytes(out / "runs" / f"{slug}.scores.tsv", raw_scores_text(ordered, system.shown_scores, unscored=unscored).encode("utf-8"))
         per_query.extend(per_query_records(dataset, system, ranked))
     atomic_write_bytes(out / "per_query.jsonl", jsonl_bytes(r.to_json() for r in per_query))
     write_results(out, result)

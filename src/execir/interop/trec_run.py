@@ -76,14 +76,18 @@ def trec_run_text(ordered: Run, system: str, depth: int | None = None) -> str:
     return "".join(f"{qid} Q0 {doc} {rank} {_format_score(ordered[qid][doc])} {system}\n" for qid, rank, doc in _ranked(ordered, depth))
 
 
-def raw_scores_text(ordered: Run, run: Run, depth: int | None = None) -> str:
+def raw_scores_text(ordered: Run, run: Run, depth: int | None = None, *, unscored: frozenset[str] | None = None) -> str:
     """The retriever's own scores (from ``run``) in the order of ``ordered``, as TSV with the header
-    ``query-id, corpus-id, rank, score``; scores in shortest round-trip form (``repr``)."""
+    ``query-id, corpus-id, rank, score``; scores in shortest round-trip form (``repr``). With
+    ``unscored`` (query ids), a document of such a query that ``run`` lacks (a candidate beyond a
+    rerank depth, which the reranker never scored) gets an empty score field."""
     lines = [RAW_SCORES_HEADER]
     for qid, rank, doc in _ranked(ordered, depth):
-        try:
-            score = run[qid][doc]
-        except KeyError:
-            raise ValueError(f"ordered run has query '{qid}', document '{doc}' that the raw run lacks") from None
+        score = run.get(qid, {}).get(doc)
+        if score is None and unscored is not None and qid in unscored:
+            lines.append(f"{qid}\t{doc}\t{rank}\t\n")
+            continue
+        if score is None:
+            raise ValueError(f"ordered run has query '{qid}', document '{doc}' that the raw run lacks")
         lines.append(f"{qid}\t{doc}\t{rank}\t{float(score)!r}\n")
     return "".join(lines)
