@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from execir.errors import ExecIRError
 from execir.texts.counterfactual import counterfactuals
-from execir.train.pairs import EasyPool, Pair, PairCounts, PairSource, mined_easy_negatives, seeded_key
+from execir.train.pairs import EasyPool, Pair, PairCounts, PairSource, judged_docs, mined_easy_negatives, seeded_key
 
 Group = tuple[Pair, ...]
 """The positive first, then its negatives; the listwise loss's target is index 0."""
@@ -102,32 +102,18 @@ def build_groups(
     mined: Mapping[str, Sequence[str]] | None = None, mined_easy: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[list[Group], PairCounts]:
     """The training groups of one folder's split (recipe in the module docstring) and their counts
-    (``positives`` = groups; ``hard`` and ``easy`` = negatives of each kind)."""
+    (``positives`` = groups; ``hard``, ``easy`` and ``counterfactual`` = negatives of each kind)."""
     pool = EasyPool(source, source.problems, mined_easy)
     groups: list[Group] = []
     counts = PairCounts()
     for query_id in sorted(source.queries):
-        judged = source.qrels.get(query_id, {})
-        positives = sorted(d for d, g in judged.items() if g >= 2 and d != query_id)
+        positives, graded = judged_docs(source, query_id)
         if not positives:
             counts = counts + PairCounts(queries=1, queries_without_positive=1)
             continue
-        problem = source.query_problem[query_id]
-        graded = sorted(d for d, g in judged.items() if g == 1 and d != query_id)
-        query_groups: list[Group] = []
-        for index, positive in enumerate(positives):
-            if mined is not None:
-                hard = hard_negatives(mined.get(query_id, ()), query_id, source, shape.hard)
-            else:
-                hard = seeded_sample(graded, shape.hard, seed, query_id, positive)
-            easy = _easy(pool, seed, query_id, positive, problem, index, shape.easy) if shape.easy else []
-            if not hard and not easy:
-                continue
-            members = [source.pair(query_id, positive, 1.0, "positive")]
-            members += [source.pair(query_id, d, 0.0, "hard") for d in hard]
-            members += [source.pair(query_id, d, 0.0, "easy") for d in easy]
-            query_groups.append(tuple(members))
-            query_groups += text_group(source, query_id, positive, shape.text, seed)
+        ranking = mined.get(query_id, ()) if mined is not None else None
+        query_groups = [g for index, positive in enumerate(positives)
+                        for g in _positive_groups(source, pool, seed, shape, query_id, positive, index, graded, ranking)]
         kinds = [p.kind for g in query_groups for p in g]
         counts = counts + PairCounts(
             queries=1, positives=kinds.count("positive"), easy=kinds.count("easy"), hard=kinds.count("hard"),
@@ -135,3 +121,21 @@ def build_groups(
         )
         groups += query_groups
     return groups, counts
+
+
+def _positive_groups(
+    source: PairSource, pool: EasyPool, seed: int, shape: GroupShape, query_id: str, positive: str, index: int,
+    graded: Sequence[str], ranking: Sequence[str] | None,
+) -> list[Group]:
+    """The code-side group of one positive (none without a negative), then its text-side group."""
+    if ranking is not None:
+        hard = hard_negatives(ranking, query_id, source, shape.hard)
+    else:
+        hard = seeded_sample(graded, shape.hard, seed, query_id, positive)
+    easy = _easy(pool, seed, query_id, positive, source.query_problem[query_id], index, shape.easy) if shape.easy else []
+    if not hard and not easy:
+        return []
+    members = [source.pair(query_id, positive, 1.0, "positive")]
+    members += [source.pair(query_id, d, 0.0, "hard") for d in hard]
+    members += [source.pair(query_id, d, 0.0, "easy") for d in easy]
+    return [tuple(members), *text_group(source, query_id, positive, shape.text, seed)]

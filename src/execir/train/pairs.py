@@ -194,6 +194,13 @@ def mined_easy_negatives(ranking: Sequence[str], query_id: str, source: PairSour
     return found
 
 
+def judged_docs(source: PairSource, query_id: str) -> tuple[list[str], list[str]]:
+    """The query's positives (grade 2) and graded hard negatives (grade 1), sorted, never the query itself."""
+    judged = source.qrels.get(query_id, {})
+    return (sorted(d for d, g in judged.items() if g >= 2 and d != query_id),
+            sorted(d for d, g in judged.items() if g == 1 and d != query_id))
+
+
 def build_pairs(
     source: PairSource, *, seed: int, mined: Mapping[str, Sequence[str]] | None = None, mined_easy: Mapping[str, Sequence[str]] | None = None
 ) -> tuple[list[Pair], PairCounts]:
@@ -207,9 +214,7 @@ def build_pairs(
     pairs: list[Pair] = []
     counts = PairCounts()
     for query_id in sorted(source.queries):
-        judged = source.qrels.get(query_id, {})
-        positives = sorted(d for d, g in judged.items() if g >= 2 and d != query_id)
-        graded_hard = sorted(d for d, g in judged.items() if g == 1 and d != query_id)
+        positives, graded_hard = judged_docs(source, query_id)
         mined_hard = first_hard_negative(mined.get(query_id, ()), query_id, source) if mined is not None else None
         query_pairs, query_counts = _query_pairs(source, pool, seed, query_id, positives, graded_hard if mined is None else [], mined_hard)
         pairs += query_pairs
