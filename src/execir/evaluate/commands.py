@@ -36,6 +36,7 @@ examples:
   execir eval data/he --retriever api:voyage:voyage-code-3 --out results/he-voyage
   execir eval data/he/c2t --split all --out results/he-c2t                   # one folder, every split
   execir eval data/he --retriever dense --rerank exec --rerank ce:BAAI/bge-reranker-base --depth 50 --out results/he-rr
+  execir eval data/he --retriever dense --depth 10 --rerank-depth 7 --rerank ce:models/mbpp-lw/soup --out results/he-top7
   execir eval data/he --retriever dense:./my-model --name mine --metrics exec,ndcg,recall --k 1,10,100 --out results/mine
 
 DATASET is a build's output (every task folder in it is evaluated: results per folder in OUT/<folder>/,
