@@ -373,7 +373,8 @@ class RankedDoc:
     """One of a query's top documents, with its grade and provenance."""
 
     doc_id: str
-    score: float
+    score: float | None
+    """The system's own score; None for a candidate its reranker never scored (beyond ``--rerank-depth``)."""
     rel: int
     kind: str
     operator: str | None

@@ -175,6 +175,9 @@ def test_a_rerank_depth_reorders_only_the_head_of_the_first_stage(tmp_path: Path
     write_outputs(config.out, dataset, systems, result, config.run_depth)
     rows = [line.split("\t") for line in (config.out / "runs" / "tied--canon.scores.tsv").read_text().splitlines()[1:]]
     assert [r for r in rows if r[0] == "t1"] == [["t1", "m1", "1", "0.0"], ["t1", "c1", "2", ""], ["t1", "c2", "3", ""]]
+    records = [json.loads(line) for line in (config.out / "per_query.jsonl").read_text().splitlines()]
+    (t1,) = [r for r in records if r["system"] == "tied>>canon" and r["query_id"] == "t1"]
+    assert [(d["doc_id"], d["score"]) for d in t1["top10"]] == [("m1", 0.0), ("c1", None), ("c2", None)]
 
 
 @pytest.mark.parametrize("depth", [0, 101, True])

@@ -57,8 +57,8 @@ def per_query_records(dataset: Dataset, system: SystemResult, ranked: dict[str, 
         judged = dataset.qrels[query_id]
         scores = shown.get(query_id, {})
         top = tuple(
-            RankedDoc(doc_id, scores.get(doc_id, score), judged.get(doc_id, 0), dataset.docs[doc_id].kind, dataset.docs[doc_id].operator,
-                      dataset.docs[doc_id].task_id)
+            RankedDoc(doc_id, score if system.raw_scores is None else scores.get(doc_id), judged.get(doc_id, 0), dataset.docs[doc_id].kind,
+                      dataset.docs[doc_id].operator, dataset.docs[doc_id].task_id)
             for doc_id, score in ranked.get(query_id, [])[:10]
         )
         detail = system.query_details.get(query_id, {})

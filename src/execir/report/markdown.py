@@ -258,7 +258,9 @@ def _failures(result: FolderResult, per_query: list[QueryRecord], dataset: Datas
     for record in per_query:
         top = _own_mutant_first(record)
         if top is not None:
-            margin = top.score - record.canonical_score if record.canonical_score is not None else float("inf")  # beyond the depth: worst
+            margin = float("inf")  # beyond the depth (or unscored): worst
+            if top.score is not None and record.canonical_score is not None:
+                margin = top.score - record.canonical_score
             by_system.setdefault(record.system, []).append((record.canonical_rank or 10**9, margin, record, top))
     if not by_system:
         return "No query had its own mutant ranked first."

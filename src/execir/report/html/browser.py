@@ -91,7 +91,7 @@ class _Collector:
         """``[doc id, score, grade]``; the document's kind, operator and task go to :attr:`docs` once."""
         self.text(doc.doc_id)
         self.docs.setdefault(doc.doc_id, [doc.kind, doc.operator or "", doc.task_id])
-        return [doc.doc_id, round(doc.score, SCORE_DIGITS), doc.rel]
+        return [doc.doc_id, None if doc.score is None else round(doc.score, SCORE_DIGITS), doc.rel]
 
     def text(self, doc_id: str | None) -> str | None:
         if doc_id is None or doc_id not in self.dataset.corpus:
