@@ -15,7 +15,8 @@ EPILOG = f"""Pairs (per training query and positive): (query, positive, 1) with 
 problem's document) and (query, positive, 1) with one hard negative (a verified-failing document of the same
 problem, or with --hard-negatives mined:<retriever spec> the retriever's highest-ranked one). With --loss listwise,
 one group per positive instead: the positive, --group-hard distinct hard negatives and --group-easy easy ones,
-trained by the softmax cross-entropy of the positive within its group. Pairs are always (text, code): for
+trained by the softmax cross-entropy of the positive within its group; --group-text N adds, per text-to-code
+positive, the program against N counterfactuals of its own description. Pairs are always (text, code): for
 code-to-text folders the description comes first.
 
 Outputs: OUT/seed-<s>/ (one model per seed, LoRA merged), OUT/soup/ (uniform weight average, two or more seeds),
@@ -26,7 +27,7 @@ dev metrics). Every model folder loads with sentence_transformers.CrossEncoder a
 examples:
   execir train-reranker --train data/he --task t2c-description --out models/he-ce
   execir train-reranker --train data/mbpp --out models/mbpp-ce --lora --seeds 3 --epochs 2
-  execir train-reranker --train data/mbpp --out models/mbpp-lw --loss listwise --group-hard 2 --group-easy 1
+  execir train-reranker --train data/mbpp --task c2t --task t2c-description --out models/mbpp-lw --loss listwise --group-text 3 --lr 1e-4
   execir train-reranker --train data/mbpp --out models/qwen --base Qwen/Qwen3-Reranker-0.6B --lora --device cuda
   execir train-reranker --train data/he --out models/he-ce --resume          # continue an interrupted run"""
 
