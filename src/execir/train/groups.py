@@ -27,8 +27,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from execir.errors import ExecIRError
-from execir.texts.counterfactual import counterfactuals
-from execir.train.pairs import EasyPool, Pair, PairCounts, PairSource, judged_docs, mined_easy_negatives, seeded_key
+from execir.texts.counterfactual import Counterfactual, counterfactuals, select
+from execir.train.pairs import EasyPool, Pair, PairCounts, PairSource, hard_negatives, judged_docs, mined_easy_negatives, seeded_key
 
 Group = tuple[Pair, ...]
 """The positive first, then its negatives; the listwise loss's target is index 0."""
@@ -46,13 +46,6 @@ class GroupShape:
     def __post_init__(self) -> None:
         if self.hard < 0 or self.easy < 0 or self.text < 0 or self.hard + self.easy < 1:
             raise ExecIRError(f"a listwise group needs at least one negative (got {self.hard} hard, {self.easy} easy, {self.text} text)")
-
-
-def hard_negatives(ranking: Sequence[str], query_id: str, source: PairSource, limit: int) -> list[str]:
-    """Up to ``limit`` documents of the query's own problem that are not positives, in ranking order (mined)."""
-    problem, judged = source.query_problem[query_id], source.qrels[query_id]
-    found = [d for d in ranking if d != query_id and source.doc_problem.get(d) == problem and judged.get(d, 0) < 2]
-    return list(dict.fromkeys(found))[:limit]
 
 
 def seeded_sample(docs: Sequence[str], limit: int, seed: int, *parts: str) -> list[str]:
@@ -79,17 +72,21 @@ def _easy(pool: EasyPool, seed: int, query_id: str, positive: str, problem: str,
     return picked
 
 
-def text_group(source: PairSource, query_id: str, positive: str, limit: int, seed: int) -> list[Group]:
-    """The positive's text-side group (none when ``limit`` is 0, the queries are not descriptions,
-    or the description has no counterfactual)."""
-    if limit < 1 or not source.query_is_text:
+def text_group(source: PairSource, query_id: str, positive: str, edits: Sequence[Counterfactual], limit: int, seed: int) -> list[Group]:
+    """The positive's text-side group: up to ``limit`` of the query description's counterfactuals
+    ``edits`` (a seeded choice per positive) against the program; none when ``limit`` is 0 or there
+    is no counterfactual."""
+    if limit < 1 or not edits:
         return []
     description, code = source.queries[query_id], source.corpus[positive]
-    edited = counterfactuals(description, limit=limit, seed=seed_for(seed, query_id, positive))
-    if not edited:
-        return []
-    negatives = [Pair(c.text, code, 0.0, query_id, positive, "counterfactual", source.folder) for c in edited]
+    chosen = select(list(edits), limit, seed=seed_for(seed, query_id, positive), key=description)
+    negatives = [Pair(c.text, code, 0.0, query_id, positive, "counterfactual", source.folder) for c in chosen]
     return [(source.pair(query_id, positive, 1.0, "positive"), *negatives)]
+
+
+def query_counterfactuals(source: PairSource, query_id: str, limit: int) -> list[Counterfactual]:
+    """Every counterfactual of a description query (none when ``limit`` is 0 or queries are not descriptions)."""
+    return counterfactuals(source.queries[query_id]) if limit >= 1 and source.query_is_text else []
 
 
 def seed_for(seed: int, *parts: str) -> int:
@@ -112,8 +109,9 @@ def build_groups(
             counts = counts + PairCounts(queries=1, queries_without_positive=1)
             continue
         ranking = mined.get(query_id, ()) if mined is not None else None
+        edits = query_counterfactuals(source, query_id, shape.text)
         query_groups = [g for index, positive in enumerate(positives)
-                        for g in _positive_groups(source, pool, seed, shape, query_id, positive, index, graded, ranking)]
+                        for g in _positive_groups(source, pool, seed, shape, query_id, positive, index, graded, ranking, edits)]
         kinds = [p.kind for g in query_groups for p in g]
         counts = counts + PairCounts(
             queries=1, positives=kinds.count("positive"), easy=kinds.count("easy"), hard=kinds.count("hard"),
@@ -125,7 +123,7 @@ def build_groups(
 
 def _positive_groups(
     source: PairSource, pool: EasyPool, seed: int, shape: GroupShape, query_id: str, positive: str, index: int,
-    graded: Sequence[str], ranking: Sequence[str] | None,
+    graded: Sequence[str], ranking: Sequence[str] | None, edits: Sequence[Counterfactual],
 ) -> list[Group]:
     """The code-side group of one positive (none without a negative), then its text-side group."""
     if ranking is not None:
@@ -138,4 +136,4 @@ def _positive_groups(
     members = [source.pair(query_id, positive, 1.0, "positive")]
     members += [source.pair(query_id, d, 0.0, "hard") for d in hard]
     members += [source.pair(query_id, d, 0.0, "easy") for d in easy]
-    return [tuple(members), *text_group(source, query_id, positive, shape.text, seed)]
+    return [tuple(members), *text_group(source, query_id, positive, edits, shape.text, seed)]

@@ -139,13 +139,16 @@ def seeded_key(seed: int, *parts: str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
+def hard_negatives(ranking: Sequence[str], query_id: str, source: PairSource, limit: int) -> list[str]:
+    """Up to ``limit`` documents of the query's own problem that are not positives, in ranking order (mined)."""
+    problem, judged = source.query_problem[query_id], source.qrels[query_id]
+    found = [d for d in ranking if d != query_id and source.doc_problem.get(d) == problem and judged.get(d, 0) < 2]
+    return list(dict.fromkeys(found))[:limit]
+
+
 def first_hard_negative(ranking: Sequence[str], query_id: str, source: PairSource) -> str | None:
     """The highest-ranked document of the query's own problem that is not a positive (mined)."""
-    problem, judged = source.query_problem[query_id], source.qrels[query_id]
-    for doc_id in ranking:
-        if doc_id != query_id and source.doc_problem.get(doc_id) == problem and judged.get(doc_id, 0) < 2:
-            return doc_id
-    return None
+    return next(iter(hard_negatives(ranking, query_id, source, 1)), None)
 
 
 class EasyPool:
