@@ -92,8 +92,8 @@ def write_outputs(out: Path, dataset: Dataset, systems: list[SystemResult], resu
         ordered = tie_ordered(system.run, dataset.qrels, ties=ties, depth=depth)  # type: ignore[arg-type]
         slug = slugs[system.name]
         atomic_write_bytes(out / "runs" / f"{slug}.trec", trec_run_text(ordered, slug).encode("utf-8"))
-        unscored = frozenset(ordered) if system.raw_scores is not None else None  # a rerank depth leaves candidates unscored
-        atomic_write_bytes(out / "runs" / f"{slug}.scores.tsv", raw_scores_text(ordered, system.shown_scores, unscored=unscored).encode("utf-8"))
+        reranked = system.raw_scores is not None  # a rerank depth leaves candidates unscored
+        atomic_write_bytes(out / "runs" / f"{slug}.scores.tsv", raw_scores_text(ordered, system.shown_scores, allow_unscored=reranked).encode("utf-8"))
         per_query.extend(per_query_records(dataset, system, ranked))
     atomic_write_bytes(out / "per_query.jsonl", jsonl_bytes(r.to_json() for r in per_query))
     write_results(out, result)

@@ -76,15 +76,15 @@ def trec_run_text(ordered: Run, system: str, depth: int | None = None) -> str:
     return "".join(f"{qid} Q0 {doc} {rank} {_format_score(ordered[qid][doc])} {system}\n" for qid, rank, doc in _ranked(ordered, depth))
 
 
-def raw_scores_text(ordered: Run, run: Run, depth: int | None = None, *, unscored: frozenset[str] | None = None) -> str:
+def raw_scores_text(ordered: Run, run: Run, depth: int | None = None, *, allow_unscored: bool = False) -> str:
     """The retriever's own scores (from ``run``) in the order of ``ordered``, as TSV with the header
     ``query-id, corpus-id, rank, score``; scores in shortest round-trip form (``repr``). With
-    ``unscored`` (query ids), a document of such a query that ``run`` lacks (a candidate beyond a
-    rerank depth, which the reranker never scored) gets an empty score field."""
+    ``allow_unscored``, a document that ``run`` lacks (a candidate beyond a rerank depth, which the
+    reranker never scored) gets an empty score field; otherwise it is an error."""
     lines = [RAW_SCORES_HEADER]
     for qid, rank, doc in _ranked(ordered, depth):
         score = run.get(qid, {}).get(doc)
-        if score is None and unscored is not None and qid in unscored:
+        if score is None and allow_unscored:
             lines.append(f"{qid}\t{doc}\t{rank}\t\n")
             continue
         if score is None:

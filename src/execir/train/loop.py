@@ -76,8 +76,9 @@ class LoopPlan:
 
 def train_loop(model: Any, tokenizer: Any, items: Sequence[Group], settings: TrainSettings, *, seed: int, device: Any, plan: LoopPlan) -> LoopResult:
     """Train ``model`` in place on ``items`` (one-pair groups for the pointwise loss, a positive and
-    its negatives for the listwise one), ``settings.batch_size`` items per update; checkpoints every ``plan.checkpoint_every`` updates and
-    at each epoch end; with ``plan.resume`` continues from the last checkpoint."""
+    its negatives for the listwise one), ``settings.batch_size`` items per update; checkpoints every
+    ``plan.checkpoint_every`` updates and at each epoch end; with ``plan.resume`` continues from the
+    last checkpoint."""
     import torch
 
     torch.manual_seed(seed)
