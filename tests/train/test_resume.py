@@ -28,7 +28,7 @@ def _train(
 ) -> tuple[dict, LoopResult]:
     from execir.train.model import add_lora
     settings = TrainSettings(base=str(base), mode=mode, batch_size=4, epochs=2, max_length=32, lr=1e-3, loss=loss)  # type: ignore[arg-type]
-    model, tokenizer, _ = load_base(str(base), revision=None, seed=5)
+    model, tokenizer, _ = load_base(str(base), revision=None, init_seed=5)
     if mode == "lora":
         model = add_lora(model, settings.lora)
     plan = LoopPlan(folder, "fp", checkpoint_every=3, resume=resume, stop_after=stop_after)
@@ -66,8 +66,7 @@ def test_listwise_groups_stop_and_resume_to_the_same_weights(tmp_path: Path) -> 
 def test_checkpoint_of_other_settings_is_refused(setup: tuple[Path, list], tmp_path: Path) -> None:
     base, pairs = setup
     _train(base, pairs, tmp_path, resume=False, stop_after=1)
-    from execir.train.model import load_base as load
-    model, tokenizer, _ = load(str(base), revision=None, seed=5)
+    model, tokenizer, _ = load_base(str(base), revision=None, init_seed=5)
     settings = TrainSettings(base=str(base), batch_size=4, max_length=32)
     with pytest.raises(ExecIRError, match="other settings"):
         train_loop(model, tokenizer, pairs, settings, seed=5, device="cpu", plan=LoopPlan(tmp_path, "other", 3, resume=True))

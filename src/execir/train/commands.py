@@ -53,6 +53,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mode.add_argument("--full", dest="mode", action="store_const", const="full", help="fine-tune every weight (default)")
     parser.add_argument("--seeds", type=int, default=2, help="number of seeds, trained as seed, seed+1, ... (default: 2)")
     parser.add_argument("--seed", type=int, default=0, help="first seed (default: 0)")
+    parser.add_argument("--init-seed", type=int, default=0,
+                        help="seed of the new weights (classification head, LoRA adapters), the same for every seed so "
+                             "their models can be averaged; the seeds vary data order, negatives and dropout (default: 0)")
     parser.add_argument("--soup", default="uniform", help=f"combine the seeds' models: {' or '.join(SOUPS)} (default: uniform)")
     parser.add_argument("--epochs", type=int, default=1, help="epochs (default: 1)")
     parser.add_argument("--batch-size", type=int, default=None,
@@ -109,6 +112,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         lr=args.lr if args.lr is not None else (LORA_LR if mode == "lora" else FULL_LR),
         max_length=args.max_length, hard_negatives=args.hard_negatives, easy_negatives=args.easy_negatives,
         loss=args.loss, group_hard=args.group_hard, group_easy=args.group_easy, group_text=args.group_text,
+        init_seed=args.init_seed,
     )
     return RunConfig(
         datasets=tuple(args.datasets), out=args.out, settings=settings, split=args.split,

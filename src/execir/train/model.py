@@ -59,9 +59,10 @@ def local_weights_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def load_base(base: str, *, revision: str | None, seed: int) -> tuple[Any, Any, BaseIdentity]:
+def load_base(base: str, *, revision: str | None, init_seed: int) -> tuple[Any, Any, BaseIdentity]:
     """(model, tokenizer, identity): ``base`` as a ``num_labels=1`` sequence classifier whose new
-    head is initialised under ``torch.manual_seed(seed)``."""
+    head is initialised under ``torch.manual_seed(init_seed)``; the generator is left where the head
+    leaves it, so LoRA adapters added next are drawn from the same seed."""
     import torch
     from transformers import AutoConfig, AutoModelForSequenceClassification, AutoTokenizer
 
@@ -77,7 +78,7 @@ def load_base(base: str, *, revision: str | None, seed: int) -> tuple[Any, Any, 
         tokenizer.pad_token = tokenizer.eos_token
     if getattr(config, "pad_token_id", None) is None:
         config.pad_token_id = tokenizer.pad_token_id
-    torch.manual_seed(seed)
+    torch.manual_seed(init_seed)
     model = AutoModelForSequenceClassification.from_pretrained(base, config=config, revision=revision)
     identity = BaseIdentity(
         model=base, revision=revision, commit=getattr(config, "_commit_hash", None),
