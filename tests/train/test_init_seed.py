@@ -51,3 +51,24 @@ def test_every_seed_starts_from_one_head(inputs: tuple[Path, Path], tmp_path: Pa
     (moved,) = _heads(inputs, tmp_path / "other", (0,), init_seed=7)
     assert torch.allclose(zero, one, atol=1e-6)  # a near-zero learning rate: the heads are still their shared start
     assert not torch.allclose(zero, moved, atol=1e-3)
+
+
+def test_a_new_head_is_recorded_quietly(inputs: tuple[Path, Path], capfd: pytest.CaptureFixture[str]) -> None:
+    _, base = inputs
+    _, _, identity = load_base(str(base), revision=None, init_seed=0)
+    assert identity.new_weights == ("classifier.bias", "classifier.weight")
+    assert identity.to_json()["new_weights"] == ["classifier.bias", "classifier.weight"]
+    captured = capfd.readouterr()
+    assert "LOAD REPORT" not in captured.err + captured.out and "warning" not in captured.err
+
+
+def test_missing_encoder_weights_are_warned_about(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    from safetensors.torch import load_file, save_file
+
+    base = write_tiny_base(tmp_path / "encoder", head=False)
+    weights = load_file(str(base / "model.safetensors"))
+    gone = next(k for k in weights if "attention.self.query.weight" in k)
+    save_file({k: v for k, v in weights.items() if k != gone}, str(base / "model.safetensors"), metadata={"format": "pt"})
+    _, _, identity = load_base(str(base), revision=None, init_seed=0)
+    assert any(k.endswith("attention.self.query.weight") for k in identity.new_weights)
+    assert "1 weights outside a classification head are not in the checkpoint" in capfd.readouterr().err

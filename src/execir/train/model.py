@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +27,9 @@ from execir.train.pairs import PAIR_ORDER
 INSTALL_HINT = "pip install 'execir[rerank]' (torch, transformers, peft, sentence-transformers)"
 MODEL_INFO = "execir.json"
 WEIGHT_SUFFIXES = (".safetensors", ".bin")
+HEAD_PREFIXES = ("classifier.", "score.", "pre_classifier.", "head.", "pooler.")
+"""Where sequence-classification architectures keep the weights they add to a base (BERT and
+DistilBERT ``classifier``/``pre_classifier``, Qwen and Llama ``score``, ModernBERT ``head``, DeBERTa ``pooler``)."""
 
 
 @dataclass(frozen=True)
@@ -33,10 +40,18 @@ class BaseIdentity:
     revision: str | None
     commit: str | None
     sha256: str | None
+    new_weights: tuple[str, ...] = ()
+    """Weights the checkpoint lacked, initialised under the init seed (the bundled MiniLM: the head)."""
 
-    def to_json(self) -> dict[str, str | None]:
+    def to_json(self) -> dict[str, str | list[str] | None]:
         """The identity as JSON values."""
-        return {"model": self.model, "revision": self.revision, "commit": self.commit, "sha256": self.sha256}
+        return {"model": self.model, "revision": self.revision, "commit": self.commit, "sha256": self.sha256,
+                "new_weights": list(self.new_weights)}
+
+    @classmethod
+    def of(cls, record: dict[str, Any]) -> BaseIdentity:
+        """The identity from :meth:`to_json`'s values."""
+        return cls(record["model"], record.get("revision"), record.get("commit"), record.get("sha256"), tuple(record.get("new_weights", ())))
 
 
 def require_training_stack() -> None:
@@ -79,12 +94,31 @@ def load_base(base: str, *, revision: str | None, init_seed: int) -> tuple[Any, 
     if getattr(config, "pad_token_id", None) is None:
         config.pad_token_id = tokenizer.pad_token_id
     torch.manual_seed(init_seed)
-    model = AutoModelForSequenceClassification.from_pretrained(base, config=config, revision=revision)
+    with _quiet_load_report():
+        model, loading = AutoModelForSequenceClassification.from_pretrained(base, config=config, revision=revision, output_loading_info=True)
+    new = tuple(sorted(loading.get("missing_keys", ())))
+    unusual = [k for k in new if not k.startswith(HEAD_PREFIXES)]
+    if unusual:
+        print(f"warning: base model {base}: {len(unusual)} weights outside a classification head are not in the checkpoint "
+              f"and start random ({', '.join(unusual[:3])}{', ...' if len(unusual) > 3 else ''})", file=sys.stderr)
     identity = BaseIdentity(
         model=base, revision=revision, commit=getattr(config, "_commit_hash", None),
-        sha256=local_weights_sha256(local) if local.is_dir() else None,
+        sha256=local_weights_sha256(local) if local.is_dir() else None, new_weights=new,
     )
     return model, tokenizer, identity
+
+
+@contextmanager
+def _quiet_load_report() -> Iterator[None]:
+    """Hold back transformers' load report (a warning-level table, for the bundled base only the new
+    head): :func:`load_base` records the new weights and warns itself when more than a head is new."""
+    logger = logging.getLogger("transformers.modeling_utils")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def add_lora(model: Any, settings: LoraSettings) -> Any:

@@ -200,7 +200,7 @@ def _train_seed(
             raise ExecIRError(f"{path}: trained with other settings or data; start a new output folder")
         done = info["loop"]
         saved = SeedRun(seed, path, done["steps"], tuple(done["epoch_seconds"]), tuple(done["epoch_mean_loss"]), done["resumed_at"])
-        return saved, BaseIdentity(**info["base"])
+        return saved, BaseIdentity.of(info["base"])
     model, tokenizer, identity = load_base(settings.base, revision=settings.revision, init_seed=settings.init_seed)
     if settings.mode == "lora":
         model = add_lora(model, settings.lora)
