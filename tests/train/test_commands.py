@@ -41,6 +41,11 @@ def test_defaults_and_modes(tmp_path: Path) -> None:
     assert (listwise.settings.group_hard, listwise.settings.group_easy) == (3, 1)
     with pytest.raises(SystemExit):
         _parse(["--train", "x", "--out", "o", "--loss", "margin"])
+    assert config.settings.init_seed == 0
+    assert config_from_args(_parse(["--train", str(tmp_path), "--out", "o", "--init-seed", "seed"])).settings.init_seed is None
+    assert config_from_args(_parse(["--train", str(tmp_path), "--out", "o", "--init-seed", "5"])).settings.init_seed == 5
+    with pytest.raises(SystemExit):
+        _parse(["--train", "x", "--out", "o", "--init-seed", "first"])
 
 
 @pytest.mark.parametrize(

@@ -36,7 +36,7 @@ def test_the_head_and_adapters_depend_on_the_init_seed_only(inputs: tuple[Path, 
     assert all(not torch.equal(first[k], other[k]) for k in first if k.endswith("weight"))
 
 
-def _heads(inputs: tuple[Path, Path], out: Path, seeds: tuple[int, ...], init_seed: int) -> list[torch.Tensor]:
+def _heads(inputs: tuple[Path, Path], out: Path, seeds: tuple[int, ...], init_seed: int | None) -> list[torch.Tensor]:
     from safetensors.torch import load_file
 
     build, base = inputs
@@ -51,6 +51,8 @@ def test_every_seed_starts_from_one_head(inputs: tuple[Path, Path], tmp_path: Pa
     (moved,) = _heads(inputs, tmp_path / "other", (0,), init_seed=7)
     assert torch.allclose(zero, one, atol=1e-6)  # a near-zero learning rate: the heads are still their shared start
     assert not torch.allclose(zero, moved, atol=1e-3)
+    own_zero, own_one = _heads(inputs, tmp_path / "own", (0, 1), init_seed=None)  # each seed its own head
+    assert torch.allclose(own_zero, zero, atol=1e-6) and not torch.allclose(own_one, zero, atol=1e-3)
 
 
 def test_a_new_head_is_recorded_quietly(inputs: tuple[Path, Path], capfd: pytest.CaptureFixture[str]) -> None:

@@ -53,9 +53,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mode.add_argument("--full", dest="mode", action="store_const", const="full", help="fine-tune every weight (default)")
     parser.add_argument("--seeds", type=int, default=2, help="number of seeds, trained as seed, seed+1, ... (default: 2)")
     parser.add_argument("--seed", type=int, default=0, help="first seed (default: 0)")
-    parser.add_argument("--init-seed", type=int, default=0,
-                        help="seed of the new weights (classification head, LoRA adapters), the same for every seed so "
-                             "their models can be averaged; the seeds vary data order, negatives and dropout (default: 0)")
+    parser.add_argument("--init-seed", type=_init_seed, default=0, metavar="N|seed",
+                        help="seed of the new weights (classification head, LoRA adapters), the same for every seed so their "
+                             "models start from one point; the seeds vary data order, negatives and dropout; 'seed': each seed "
+                             "draws its own (default: 0)")
     parser.add_argument("--soup", default="uniform", help=f"combine the seeds' models: {' or '.join(SOUPS)} (default: uniform)")
     parser.add_argument("--epochs", type=int, default=1, help="epochs (default: 1)")
     parser.add_argument("--batch-size", type=int, default=None,
@@ -86,6 +87,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--resume", action="store_true", help="continue the run in --out from its last checkpoint")
     parser.add_argument("--no-progress", action="store_true", help="hide progress bars (never shown when stderr is not a terminal)")
     parser.set_defaults(handler=run_train_reranker)
+
+
+def _init_seed(text: str) -> int | None:
+    """``--init-seed``: an integer, or ``seed`` (None: each training seed draws its own new weights)."""
+    if text == "seed":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer or 'seed', got '{text}'") from None
 
 
 def _targets(text: str | None) -> tuple[str, ...] | str | None:

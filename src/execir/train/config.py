@@ -59,11 +59,11 @@ class TrainSettings:
     group_easy: int = 1
     group_text: int = 0
     """Counterfactual descriptions in each text-to-code positive's text-side group (0: none)."""
-    init_seed: int = 0
+    init_seed: int | None = 0
     """Seed of every newly initialised weight (the classification head, LoRA adapters). Shared by
     all training seeds, so their models start from one point and differ only by data order,
-    sampled negatives and dropout: a weight average of models fine-tuned from one initialisation
-    stays in one basin (Wortsman et al., 2022), one of heads drawn apart does not."""
+    sampled negatives and dropout (model soups average models fine-tuned from one initialisation,
+    Wortsman et al., 2022). None: each seed draws its own new weights under its training seed."""
 
     def __post_init__(self) -> None:
         if self.mode not in ("full", "lora"):
