@@ -17,7 +17,8 @@ problem, or with --hard-negatives mined:<retriever spec> the retriever's highest
 one group per positive instead: the positive, --group-hard distinct hard negatives and --group-easy easy ones,
 trained by the softmax cross-entropy of the positive within its group; --group-text N adds, per text-to-code
 positive, the program against N counterfactuals of its own description. Pairs are always (text, code): for
-code-to-text folders the description comes first.
+code-to-text folders the description comes first. Weights the base lacks (a new head, LoRA adapters) start
+from --init-seed, the same for every seed.
 
 Outputs: OUT/seed-<s>/ (one model per seed, LoRA merged), OUT/soup/ (uniform weight average, two or more seeds),
 OUT/model/ (the final model: use it as ce:OUT/model), OUT/{TRAINING_JSON} (provenance, pair counts, times,
@@ -27,7 +28,7 @@ dev metrics). Every model folder loads with sentence_transformers.CrossEncoder a
 examples:
   execir train-reranker --train data/he --task t2c-description --out models/he-ce
   execir train-reranker --train data/mbpp --out models/mbpp-ce --lora --seeds 3 --epochs 2
-  execir train-reranker --train data/mbpp --task c2t --task t2c-description --out models/mbpp-lw --loss listwise --group-text 3 --lr 1e-4
+  execir train-reranker --train data/mbpp --task c2t --task t2c-description --out models/mbpp-si2 --loss listwise --group-text 3 --lr 1e-4 --epochs 2
   execir train-reranker --train data/mbpp --out models/qwen --base Qwen/Qwen3-Reranker-0.6B --lora --device cuda
   execir train-reranker --train data/he --out models/he-ce --resume          # continue an interrupted run"""
 
