@@ -86,6 +86,10 @@ class TrainSettings:
         if self.easy_negatives != "random" and not (self.easy_negatives.startswith("mined:") and len(self.easy_negatives) > len("mined:")):
             raise ExecIRError(f"--easy-negatives must be 'random' or 'mined:<retriever spec>', got '{self.easy_negatives}'")
 
+    def init_seed_for(self, seed: int) -> int:
+        """The seed the new weights of training seed ``seed`` are drawn under."""
+        return seed if self.init_seed is None else self.init_seed
+
     def to_json(self) -> dict[str, Any]:
         """The settings as JSON values (LoRA only when used)."""
         data = asdict(self)

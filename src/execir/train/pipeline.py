@@ -201,7 +201,7 @@ def _train_seed(
         done = info["loop"]
         saved = SeedRun(seed, path, done["steps"], tuple(done["epoch_seconds"]), tuple(done["epoch_mean_loss"]), done["resumed_at"])
         return saved, BaseIdentity.of(info["base"])
-    model, tokenizer, identity = load_base(settings.base, revision=settings.revision, init_seed=seed if settings.init_seed is None else settings.init_seed)
+    model, tokenizer, identity = load_base(settings.base, revision=settings.revision, init_seed=settings.init_seed_for(seed))
     if settings.mode == "lora":
         model = add_lora(model, settings.lora)
     plan = LoopPlan(path / CHECKPOINT, fingerprint(settings, seed, pairs), config.checkpoint_every, config.resume, stop_after, config.progress)
