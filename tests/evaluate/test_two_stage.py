@@ -168,6 +168,7 @@ def test_a_rerank_depth_reorders_only_the_head_of_the_first_stage(tmp_path: Path
     systems = evaluate_systems(dataset, config, Timer(), factory=lambda spec: FixedRetriever(spec, RUNS[spec]), rerankers={"canon": reranker})
     (request,) = reranker.requests
     assert request.candidates == {"t1": ("m1",), "t2": ("c2",)}  # the first label-free candidate only
+    assert request.first_scores == {"t1": {"m1": RUNS["tied"]["t1"]["m1"]}, "t2": {"c2": RUNS["tied"]["t2"]["c2"]}}  # for fuse: specs
     reranked = {s.name: s for s in systems}["tied>>canon"]
     assert reranked.run["t1"] == {"m1": 3.0, "c1": 2.0, "c2": 1.0}  # m1 alone was seen; the rest keep the first stage's order
     assert reranked.raw_scores["t1"] == {"m1": 0.0} and config.to_json()["rerank_depth"] == 1
@@ -186,3 +187,22 @@ def test_a_rerank_depth_outside_one_to_depth_is_refused(tmp_path: Path, depth: i
 
     with pytest.raises(ExecIRError, match="--rerank-depth must be between 1 and --depth"):
         check_config(EvalConfig(dataset=tmp_path, out=tmp_path / "o", rerank_depth=depth))
+
+
+def test_fusion_in_the_pipeline_runs_between_the_first_stage_and_its_reranker(tmp_path: Path) -> None:
+    from execir.rerank.fusion import FusionReranker
+
+    dataset = load_dataset(make_dataset(tmp_path / "ds"))
+    rerankers = {f"fuse:{w}:m": FusionReranker(PrefixReranker("m", "m"), w) for w in (0.0, 0.4, 1.0)}
+    config = EvalConfig(dataset=tmp_path / "ds", out=tmp_path / "out", retrievers=("good",), reranks=tuple(rerankers),
+                        bootstrap_resamples=100, progress=False)
+    systems = {s.name: s for s in evaluate_systems(dataset, config, Timer(), factory=lambda spec: FixedRetriever(spec, RUNS[spec]), rerankers=rerankers)}
+
+    def first(name: str) -> str:
+        run = systems[name].run["t1"]
+        return max(run, key=lambda d: run[d])
+
+    # the first stage has c1 (0.9) over m1 (0.5); the inner reranker m1 over c1: equal z-scores, opposite signs
+    assert first("good") == "c1" and first("good>>fuse:0:m") == "c1" and first("good>>fuse:1:m") == "m1"
+    assert first("good>>fuse:0.4:m") == "c1"  # 0.6 of the first stage outweighs 0.4 of the reranker
+    assert systems["good>>fuse:0.4:m"].summary.rerank.config == {"fuse": {"weight": 0.4, "normalise": "z-score per query", "inner": {"prefix": "m"}}}

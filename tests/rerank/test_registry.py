@@ -70,6 +70,14 @@ def test_a_chain_keeps_its_stages_in_order() -> None:
     assert [type(s).__name__ for s in chain.stages] == ["ExecReranker", "CrossEncoderReranker"]
 
 
+def test_fuse_wraps_one_reranker_with_its_weight() -> None:
+    fused = _get("fuse:0.3:ce:org/model@v2")
+    assert type(fused).__name__ == "FusionReranker" and fused.weight == 0.3 and fused.name == "fuse:0.3:ce:org/model"
+    assert type(fused.inner).__name__ == "CrossEncoderReranker" and fused.inner.kwargs["revision"] == "v2"
+    chain = _get("exec+fuse:1:ce:org/model")
+    assert isinstance(chain, RerankChain) and [type(s).__name__ for s in chain.stages] == ["ExecReranker", "FusionReranker"]
+
+
 def test_local_model_directories(tmp_path: Path) -> None:
     model = tmp_path / "model@2"
     model.mkdir()
@@ -91,6 +99,13 @@ def test_local_model_directories(tmp_path: Path) -> None:
         ("exec:fast", "exec takes no argument but 'plain'"),
         ("exec++ce:m", "joins non-empty specs"),
         ("ce:model@", "non-empty revision"),
+        ("fuse:0.5", "fuse needs a weight and a reranker"),
+        ("fuse:0.5:", "fuse needs a weight and a reranker"),
+        ("fuse:1.5:ce:m", "the fusion weight '1.5' must be a number from 0 to 1"),
+        ("fuse:nan:ce:m", "the fusion weight 'nan'"),
+        ("fuse:half:ce:m", "the fusion weight 'half'"),
+        ("fuse:0.5:fuse:0.5:ce:m", "a fusion of a fusion"),
+        ("fuse:0.5:sparse", "'sparse' is not a reranker kind"),
     ],
 )
 def test_bad_specs_are_clear_errors(spec: str, message: str) -> None:
@@ -100,5 +115,5 @@ def test_bad_specs_are_clear_errors(spec: str, message: str) -> None:
 
 
 def test_help_lists_every_form() -> None:
-    for form in ("ce:<model id>[@<revision>]", "ce:<local path>", "llm:<model id or path>[@rev]", "exec", "<spec>+<spec>+..."):
+    for form in ("ce:<model id>[@<revision>]", "ce:<local path>", "llm:<model id or path>[@rev]", "exec", "fuse:<w>:<spec>", "<spec>+<spec>+..."):
         assert form in RERANK_SPEC_HELP

@@ -56,7 +56,8 @@ def candidates(run: Run, queries: Mapping[str, str]) -> dict[str, tuple[str, ...
 
 def rerank_request(dataset: Dataset, run: Run, depth: int | None = None) -> RerankRequest:
     """One folder's reranking work for a first-stage run: each query's candidates (its first ``depth``
-    when given) and their texts, the languages the dataset records and its source name."""
+    when given) with their first-stage scores and texts, the languages the dataset records and its
+    source name."""
     listed = {q: ids[:depth] for q, ids in candidates(run, dataset.queries).items()}
     docs = sorted({d for ids in listed.values() for d in ids})
     doc_language = {d: str(dataset.doc_meta.get(d, {}).get("language")) for d in docs if dataset.doc_meta.get(d, {}).get("language")}
@@ -67,6 +68,7 @@ def rerank_request(dataset: Dataset, run: Run, depth: int | None = None) -> Rera
         doc_language=doc_language,
         query_language={q: info.language for q, info in dataset.query_info.items() if info.language},
         source=source_name(dataset),
+        first_scores={q: {d: float(run[q][d]) for d in ids} for q, ids in listed.items()},
     )
 
 

@@ -52,6 +52,9 @@ class RerankRequest:
     doc_language: Mapping[str, str] = field(default_factory=dict)
     query_language: Mapping[str, str] = field(default_factory=dict)
     source: str = ""
+    first_scores: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    """The previous stage's score of each query's candidates (query -> document -> score), for
+    rerankers that combine their own scores with it (``fuse:``); empty when the caller has none."""
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,8 @@ Grammar::
     exec                   the execution reranker: candidates that pass the query's examples first,
                            the largest group that agrees on probe inputs first among them
     exec:plain             the same, two groups only: pass every example or not
+    fuse:<w>:<spec>        ``<spec>``'s scores interpolated with the first stage's, each standardised
+                           per query: ``w`` of the reranker, ``1 - w`` of the first stage
     <spec>+<spec>+...      a chain: the stages as sort keys, left first (``exec+ce:<model>``)
 
 A model argument that starts with ``/``, ``./``, ``../`` or ``~`` is a local directory and must
@@ -25,7 +27,10 @@ from execir.execute import OracleConfig
 from execir.rerank.base import Reranker
 from execir.rerank.chain import RerankChain
 
-RERANK_SPEC_FORMS = ("ce:<model id or local path>[@<revision>]", "llm:<model id or local path>[@<revision>]", "exec", "exec:plain", "<spec>+<spec>+...")
+RERANK_SPEC_FORMS = (
+    "ce:<model id or local path>[@<revision>]", "llm:<model id or local path>[@<revision>]", "exec", "exec:plain",
+    "fuse:<weight 0..1>:<spec>", "<spec>+<spec>+...",
+)
 
 RERANK_SPEC_HELP = """rerank specs (--rerank, repeatable; each reranks every retriever's top --depth):
   ce:<model id>[@<revision>]    a cross-encoder from the hub, optionally pinned (e.g. ce:BAAI/bge-reranker-base)
@@ -37,6 +42,9 @@ RERANK_SPEC_HELP = """rerank specs (--rerank, repeatable; each reranks every ret
                                 --workers sandboxes)
   exec:plain                    execution, two groups (pass every example or not), each in the
                                 retriever's order
+  fuse:<w>:<spec>               <spec>'s scores fused with the first stage's: w * z(reranker) +
+                                (1 - w) * z(first stage), z-scores over each query's candidates
+                                (e.g. fuse:0.3:ce:models/mbpp-ce/soup)
   <spec>+<spec>+...             a chain used as sort keys, left first (e.g. exec+ce:BAAI/bge-reranker-base)"""
 """The grammar as shown by ``execir eval --help``."""
 
@@ -75,6 +83,18 @@ def _model_reranker(kind: str, spec: str, arg: str, options: dict[str, Any]) -> 
 
 def _single(spec: str, *, oracle_config: OracleConfig, options: dict[str, Any]) -> Reranker:
     kind, _, arg = spec.partition(":")
+    if kind == "fuse":
+        from execir.rerank.fusion import FusionReranker, parse_weight
+
+        weight, _, inner = arg.partition(":")
+        if not inner.strip():
+            raise _bad_spec(spec, "fuse needs a weight and a reranker: fuse:<weight 0..1>:<spec>")
+        if inner.strip().startswith("fuse:"):
+            raise _bad_spec(spec, "a fusion of a fusion; give one weight")
+        share = parse_weight(weight)
+        if share is None:
+            raise _bad_spec(spec, f"the fusion weight '{weight}' must be a number from 0 to 1, the reranker's share")
+        return FusionReranker(_single(inner.strip(), oracle_config=oracle_config, options=options), share)
     if spec in ("exec", "exec:plain"):
         from execir.rerank.execution import ExecReranker
 
