@@ -62,6 +62,7 @@ def test_a_new_head_is_recorded_quietly(inputs: tuple[Path, Path], capfd: pytest
     assert identity.to_json()["new_weights"] == ["classifier.bias", "classifier.weight"]
     captured = capfd.readouterr()
     assert "LOAD REPORT" not in captured.err + captured.out and "warning" not in captured.err
+    assert "[transformers]" not in captured.err  # nor the tensor-parallel plan check's "layers were not sharded"
 
 
 def test_missing_encoder_weights_are_warned_about(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
@@ -74,3 +75,13 @@ def test_missing_encoder_weights_are_warned_about(tmp_path: Path, capfd: pytest.
     _, _, identity = load_base(str(base), revision=None, init_seed=0)
     assert any(k.endswith("attention.self.query.weight") for k in identity.new_weights)
     assert "1 weights outside a classification head are not in the checkpoint" in capfd.readouterr().err
+
+
+def test_the_bundled_base_loads_without_transformers_noise(capfd: pytest.CaptureFixture[str]) -> None:
+    from execir.retrieve.registry import bundled_minilm_path
+
+    _, _, identity = load_base(str(bundled_minilm_path()), revision=None, init_seed=0)
+    assert identity.new_weights == ("classifier.bias", "classifier.weight")
+    captured = capfd.readouterr()
+    # neither the load report nor the tensor-parallel plan check that a raised logger level sets off
+    assert "LOAD REPORT" not in captured.err and "not sharded" not in captured.err and "[transformers]" not in captured.err

@@ -111,14 +111,20 @@ def load_base(base: str, *, revision: str | None, init_seed: int) -> tuple[Any, 
 @contextmanager
 def _quiet_load_report() -> Iterator[None]:
     """Hold back transformers' load report (a warning-level table, for the bundled base only the new
-    head): :func:`load_base` records the new weights and warns itself when more than a head is new."""
+    head): :func:`load_base` records the new weights and warns itself when more than a head is new.
+
+    A filter drops the logger's records below ERROR; the logger's level stays as it was, because
+    transformers runs (and logs) a tensor-parallel plan check whenever that level is WARNING or above."""
     logger = logging.getLogger("transformers.modeling_utils")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
+
+    def errors_only(record: logging.LogRecord) -> bool:
+        return record.levelno >= logging.ERROR
+
+    logger.addFilter(errors_only)
     try:
         yield
     finally:
-        logger.setLevel(level)
+        logger.removeFilter(errors_only)
 
 
 def add_lora(model: Any, settings: LoraSettings) -> Any:
