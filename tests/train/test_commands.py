@@ -51,7 +51,8 @@ def test_defaults_and_modes(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--soup", "greedy"], "--soup must be one of"),
+        (["--soup", "best"], "--soup must be one of"),
+        (["--soup", "greedy", "--dev-split", "none"], "--soup greedy chooses the seeds to average by their dev metrics"),
         (["--seeds", "0"], "--seeds must be at least 1"),
         (["--hard-negatives", "mined:"], "--hard-negatives"),
         (["--epochs", "0"], "--epochs must be at least 1"),

@@ -105,4 +105,36 @@ def test_unknown_task_and_bad_soup_are_user_errors(inputs: tuple[Path, Path], tm
     with pytest.raises(ExecIRError, match="no such folder"):
         train_reranker(_config(inputs, tmp_path / "x", tasks=("t2c-nothing",)))
     with pytest.raises(ExecIRError, match="--soup"):
-        _config(inputs, tmp_path / "x", soup="greedy")
+        _config(inputs, tmp_path / "x", soup="best")
+    with pytest.raises(ExecIRError, match="needs a dev split"):
+        _config(inputs, tmp_path / "x", soup="greedy", dev_split=None)
+
+
+def test_greedy_soup_averages_the_seeds_it_kept_and_scores_at_least_the_best_seed(inputs: tuple[Path, Path], tmp_path: Path) -> None:
+    from execir.train.dev import DevMetrics, soup_score
+
+    out = tmp_path / "greedy"
+    result = train_reranker(_config(inputs, out, seeds=(0, 1, 2), soup="greedy"))
+    training = json.loads((out / "training.json").read_text())
+    assert training["soup"] == "greedy" and not (out / "soup-trial").exists()
+    trials = training["soup_trials"]
+
+    def score(name: str) -> list[float]:
+        return list(soup_score([DevMetrics(m["folder"], m["queries"], m["pairs"], m) for m in training["dev"][name]]))
+
+    best = max((0, 1, 2), key=lambda s: score(f"seed-{s}"))  # max keeps the first of equal scores, as the soup does
+    assert trials[0]["seeds"] == [best] and trials[0]["kept"] and list(trials[0]["dev"].values()) == pytest.approx(score(f"seed-{best}"), abs=2e-6)
+    assert len(trials) == 3 and all(len(t["seeds"]) == len(trials[i - 1]["seeds"]) + 1 - (not trials[i - 1]["kept"]) for i, t in enumerate(trials) if i)
+    kept = [t for t in trials if t["kept"]]
+    assert training["soup_seeds"] == kept[-1]["seeds"] == list(result.soup_seeds)
+    assert score("soup") == pytest.approx(list(kept[-1]["dev"].values()), abs=2e-6)  # the decisions' numbers are the saved soup's
+    assert list(kept[-1]["dev"].values()) >= list(trials[0]["dev"].values())  # never below the best seed
+    for trial in trials[1:]:
+        assert trial["kept"] == (list(trial["dev"].values()) >= list(kept[[t["seeds"] for t in kept].index(trial["seeds"][:-1])]["dev"].values()))
+    members = [_weights(out / f"seed-{s}") for s in training["soup_seeds"]]
+    soup = _weights(out / "soup")
+    for key, value in soup.items():
+        if value.is_floating_point():
+            expected = sum(m[key].double() for m in members) / len(members)
+            assert torch.equal(value, expected.to(value.dtype)), key
+    assert json.loads((out / "soup" / "execir.json").read_text())["seeds"] == training["soup_seeds"]

@@ -9,7 +9,7 @@ import torch
 
 from execir.train.config import LoraSettings
 from execir.train.model import add_lora, merged
-from execir.train.soup import uniform_soup
+from execir.train.soup import greedy_soup, uniform_soup
 from tests.train.helpers import write_tiny_base
 
 
@@ -72,3 +72,27 @@ def test_lora_adapters_are_merged_then_averaged(tmp_path: Path) -> None:
     soup = uniform_soup([one, two])
     for name in (query, "classifier.weight", "classifier.bias"):
         assert torch.equal(soup[name], ((one[name].double() + two[name].double()) / 2).float())
+
+
+def test_greedy_soup_starts_from_the_best_model_and_keeps_what_does_not_hurt() -> None:
+    scored = {"a": (0.5, 0.7), "b": (0.6, 0.1), "c": (0.6, 0.2), "d": (0.1, 0.0)}
+    soups = {("c", "b"): (0.6, 0.2), ("c", "b", "a"): (0.55, 0.9), ("c", "b", "d"): (0.7, 0.0)}
+    asked: list[tuple[str, ...]] = []
+
+    def score(members: tuple[str, ...]) -> tuple[float, ...]:
+        asked.append(members)
+        return soups[members]
+
+    soup = greedy_soup(scored, score)
+    assert asked == [("c", "b"), ("c", "b", "a"), ("c", "b", "d")]  # best first (c beats b on the tie-breaker), then b, a, d
+    assert soup.members == ("c", "b", "d") and soup.score == (0.7, 0.0)
+    assert [(t.members, t.kept) for t in soup.trials] == [(("c",), True), (("c", "b"), True), (("c", "b", "a"), False), (("c", "b", "d"), True)]
+
+
+def test_greedy_soup_of_one_model_or_of_none_helping_is_the_best_model() -> None:
+    assert greedy_soup({"x": (0.3,)}, lambda members: pytest.fail("a single model needs no trial")).members == ("x",)
+    soup = greedy_soup({"x": (0.3,), "y": (0.4,)}, lambda members: (0.35,))
+    assert soup.members == ("y",) and soup.score == (0.4,) and [t.kept for t in soup.trials] == [True, False]
+    assert greedy_soup({"x": (0.3,), "y": (0.3,)}, lambda members: (0.3,)).members == ("x", "y")  # equal keeps the model (>=)
+    with pytest.raises(ValueError, match="at least one model"):
+        greedy_soup({}, lambda members: (0.0,))

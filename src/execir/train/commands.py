@@ -20,14 +20,17 @@ positive, the program against N counterfactuals of its own description. Pairs ar
 code-to-text folders the description comes first. Weights the base lacks (a new head, LoRA adapters) start
 from --init-seed, the same for every seed.
 
-Outputs: OUT/seed-<s>/ (one model per seed, LoRA merged), OUT/soup/ (uniform weight average, two or more seeds),
-OUT/model/ (the final model: use it as ce:OUT/model), OUT/{TRAINING_JSON} (provenance, pair counts, times,
-dev metrics). Every model folder loads with sentence_transformers.CrossEncoder and carries execir.json
+Outputs: OUT/seed-<s>/ (one model per seed, LoRA merged), OUT/soup/ (two or more seeds: the uniform weight
+average of every seed, or with --soup greedy of the best seed on dev and each further seed, best first, whose
+addition keeps the dev score (mean exec@1, then nDCG@10) from dropping), OUT/model/ (the final model: use it
+as ce:OUT/model), OUT/{TRAINING_JSON} (provenance, pair counts, times, dev metrics, the greedy soup's trials).
+Every model folder loads with sentence_transformers.CrossEncoder and carries execir.json
 (pair_order: text-code).
 
 examples:
   execir train-reranker --train data/he --task t2c-description --out models/he-ce
   execir train-reranker --train data/mbpp --out models/mbpp-ce --lora --seeds 3 --epochs 2
+  execir train-reranker --train data/mbpp --out models/mbpp-g --seeds 3 --soup greedy
   execir train-reranker --train data/mbpp --task c2t --task t2c-description --out models/mbpp-si2 --loss listwise --group-text 3 --lr 1e-4 --epochs 2
   execir train-reranker --train data/mbpp --out models/qwen --base Qwen/Qwen3-Reranker-0.6B --lora --device cuda
   execir train-reranker --train data/he --out models/he-ce --resume          # continue an interrupted run"""
@@ -58,7 +61,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="seed of the new weights (classification head, LoRA adapters), the same for every seed so their "
                              "models start from one point; the seeds vary data order, negatives and dropout; 'seed': each seed "
                              "draws its own (default: 0)")
-    parser.add_argument("--soup", default="uniform", help=f"combine the seeds' models: {' or '.join(SOUPS)} (default: uniform)")
+    parser.add_argument("--soup", default="uniform",
+                        help=f"combine the seeds' models: {', '.join(SOUPS)}; greedy averages the seeds that do not lower the "
+                             "dev score, starting from the best one (default: uniform)")
     parser.add_argument("--epochs", type=int, default=1, help="epochs (default: 1)")
     parser.add_argument("--batch-size", type=int, default=None,
                         help=f"pairs per update (pointwise, default {POINTWISE_BATCH}) or groups per update (listwise, default {LISTWISE_BATCH})")

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from execir.errors import ExecIRError
 
-SOUPS: tuple[str, ...] = ("uniform", "none")
+SOUPS: tuple[str, ...] = ("uniform", "greedy", "none")
 LOSSES: tuple[str, ...] = ("pointwise", "listwise")
 POINTWISE_BATCH = 16
 """Pairs per update of the pointwise loss."""
@@ -132,5 +132,7 @@ class RunConfig:
             raise ExecIRError(f"--checkpoint-every must be at least 1, got {self.checkpoint_every}")
         if self.threads is not None and self.threads < 1:
             raise ExecIRError(f"--threads must be at least 1, got {self.threads}")
+        if self.soup == "greedy" and self.dev_split is None:
+            raise ExecIRError("--soup greedy chooses the seeds to average by their dev metrics; it needs a dev split (not --dev-split none)")
         if self.dev_split is not None and self.dev_split == self.split:
             raise ExecIRError(f"the dev split must differ from the training split ('{self.split}')")

@@ -71,3 +71,15 @@ def evaluate_model(path: Path, devs: Sequence[DevSet], *, device: str | None, ba
         qrels = {q: dev.source.qrels.get(q, {}) for q in dev.candidates}
         results.append(DevMetrics(dev.source.folder, len(qrels), sum(len(c) for c in dev.candidates.values()), mean_metrics(qrels, run)))
     return results
+
+
+SOUP_MEASURES: tuple[str, ...] = ("exec@1", "ndcg@10")
+"""What the greedy soup compares, in order: the folders' mean dev exec@1, then their mean nDCG@10."""
+
+
+def soup_score(metrics: Sequence[DevMetrics]) -> tuple[float, ...]:
+    """A model's dev score for the greedy soup: each of :data:`SOUP_MEASURES` averaged over the folders
+    (each folder counts once), rounded to 6 places as ``training.json`` records them."""
+    if not metrics:
+        raise ValueError("no dev metrics to score")
+    return tuple(round(sum(m.means[measure] for m in metrics) / len(metrics), 6) for measure in SOUP_MEASURES)

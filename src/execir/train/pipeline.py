@@ -5,7 +5,10 @@ Output folder layout::
     OUT/training.json        the resolved configuration, data provenance, pair counts, times, dev metrics
     OUT/seed-<s>/            seed s's model (LoRA merged), CrossEncoder-loadable, with execir.json;
                              OUT/seed-<s>/checkpoint/ while it trains (removed once the model is saved)
-    OUT/soup/                the uniform average of the seeds' weights (two or more seeds, --soup uniform)
+    OUT/soup/                the uniform average of the seeds' weights (two or more seeds, --soup uniform),
+                             or of the seeds the greedy soup kept (--soup greedy: the best seed on dev,
+                             then each other seed whose addition does not lower the dev score)
+    OUT/soup-trial/          while the greedy soup scores a candidate average (removed afterwards)
     OUT/model/               the final model (the soup, else the single seed), hard links to its files:
                              what ``ce:OUT/model`` loads
 """
@@ -27,16 +30,17 @@ from execir.dataset.files import atomic_write_bytes, json_bytes
 from execir.errors import ExecIRError
 from execir.train.config import RunConfig, TrainSettings
 from execir.train.data import Folder, load_folders, mine_rankings
-from execir.train.dev import DevMetrics, DevSet, evaluate_model
+from execir.train.dev import SOUP_MEASURES, DevMetrics, DevSet, evaluate_model, soup_score
 from execir.train.groups import Group, GroupShape, build_groups
 from execir.train.loop import LoopPlan, LoopResult, train_loop
 from execir.train.model import MODEL_INFO, BaseIdentity, add_lora, is_complete, load_base, merged, read_info, require_training_stack, save_model
 from execir.train.pairs import PAIR_ORDER, PairCounts, build_pairs, dev_candidates
-from execir.train.soup import uniform_soup
+from execir.train.soup import GreedySoup, greedy_soup, uniform_soup
 
 TRAINING_JSON = "training.json"
 FINAL = "model"
 SOUP = "soup"
+SOUP_TRIAL = "soup-trial"
 CHECKPOINT = "checkpoint"
 DEV_SEED = 0
 
@@ -72,6 +76,10 @@ class TrainingResult:
     """model name (``seed-0``, ``soup``) -> its metrics per folder."""
     seconds: float
     finished: bool
+    soup_seeds: tuple[int, ...] = ()
+    """The seeds averaged into OUT/soup (empty when there is no soup)."""
+    greedy: GreedySoup[int] | None = None
+    """The greedy soup's trials (``--soup greedy``), by seed."""
 
 
 def pair_digest(items: Sequence[Group]) -> str:
@@ -162,9 +170,16 @@ def train_reranker(config: RunConfig, *, stop_after: int | None = None) -> Train
         if run is None:
             return TrainingResult(config.out, None, tuple(runs), counts, {}, time.perf_counter() - started, finished=False)
         runs.append(run)
-    final = _finish_models(config, runs, identity, folders)
-    dev = _dev_metrics(config, folders, runs, final, runtime["device"])
-    result = TrainingResult(config.out, final, tuple(runs), counts, dev, time.perf_counter() - started, finished=True)
+    devs = _dev_sets(config, folders)
+    seed_dev = {r.path.name: _evaluate(config, r.path, devs, runtime["device"]) for r in runs} if devs else {}
+    greedy = _greedy(config, runs, identity, folders, devs, seed_dev, runtime["device"]) if _souped(config, runs) and config.soup == "greedy" else None
+    members = tuple(runs) if greedy is None else tuple(r for seed in greedy.members for r in runs if r.seed == seed)
+    final = _finish_models(config, runs, members, identity, folders)
+    dev = dict(seed_dev)
+    if devs and _souped(config, runs):
+        dev[SOUP] = _evaluate(config, config.out / SOUP, devs, runtime["device"])
+    soup_seeds = tuple(r.seed for r in members) if _souped(config, runs) else ()
+    result = TrainingResult(config.out, final, tuple(runs), counts, dev, time.perf_counter() - started, finished=True, soup_seeds=soup_seeds, greedy=greedy)
     atomic_write_bytes(config.out / TRAINING_JSON, json_bytes(_training_json(config, folders, result, identity, runtime)))
     return result
 
@@ -217,16 +232,44 @@ def _train_seed(
 
 
 def _souped(config: RunConfig, runs: Sequence[SeedRun]) -> bool:
-    return config.soup == "uniform" and len(runs) > 1
+    return config.soup in ("uniform", "greedy") and len(runs) > 1
 
 
-def _finish_models(config: RunConfig, runs: Sequence[SeedRun], identity: BaseIdentity | None, folders: Sequence[Folder]) -> Path:
-    """The soup (two or more seeds, --soup uniform), then OUT/model linked to the final model."""
+def _soup_info(config: RunConfig, folders: Sequence[Folder], identity: BaseIdentity | None, members: Sequence[SeedRun]) -> dict[str, Any]:
+    return {**_provenance(config, folders, identity), "kind": "soup", "soup": config.soup, "seeds": [r.seed for r in members]}
+
+
+def _greedy(
+    config: RunConfig, runs: Sequence[SeedRun], identity: BaseIdentity | None, folders: Sequence[Folder], devs: Sequence[DevSet],
+    seed_dev: dict[str, list[DevMetrics]], device: str,
+) -> GreedySoup[int]:
+    """The greedy soup's choice of seeds: each candidate average is written to OUT/soup-trial and
+    scored on dev (:func:`execir.train.dev.soup_score`)."""
+    if not devs:
+        raise ExecIRError(f"--soup greedy chooses seeds by their dev metrics, but dev split '{config.dev_split}' has no queries")
+    by_seed = {r.seed: r for r in runs}
+    trial_dir = config.out / SOUP_TRIAL
+
+    def score(seeds: tuple[int, ...]) -> tuple[float, ...]:
+        members = [by_seed[s] for s in seeds]
+        _write_soup([r.path for r in members], trial_dir, _soup_info(config, folders, identity, members), max_length=config.settings.max_length)
+        try:
+            return soup_score(_evaluate(config, trial_dir, devs, device))
+        finally:
+            shutil.rmtree(trial_dir, ignore_errors=True)
+
+    return greedy_soup({r.seed: soup_score(seed_dev[r.path.name]) for r in runs}, score)
+
+
+def _finish_models(
+    config: RunConfig, runs: Sequence[SeedRun], members: Sequence[SeedRun], identity: BaseIdentity | None, folders: Sequence[Folder]
+) -> Path:
+    """The soup of ``members`` (two or more seeds trained, --soup uniform or greedy), then OUT/model
+    linked to the final model."""
     final = runs[0].path
     if _souped(config, runs):
         final = config.out / SOUP
-        _write_soup([r.path for r in runs], final, {**_provenance(config, folders, identity), "kind": "soup", "seeds": [r.seed for r in runs]},
-                    max_length=config.settings.max_length)
+        _write_soup([r.path for r in members], final, _soup_info(config, folders, identity, members), max_length=config.settings.max_length)
     link_model(final, config.out / FINAL)
     return config.out / FINAL
 
@@ -255,12 +298,16 @@ def link_model(source: Path, target: Path) -> None:
             shutil.copy2(file, destination)
 
 
-def _dev_metrics(config: RunConfig, folders: Sequence[Folder], runs: Sequence[SeedRun], final: Path, device: str) -> dict[str, list[DevMetrics]]:
-    devs = [DevSet(f.dev, dev_candidates(f.dev, seed=DEV_SEED, easy=config.dev_easy)) for f in folders if f.dev is not None and f.dev.queries]
-    if not devs:
-        return {}
-    models = [r.path for r in runs] + ([config.out / SOUP] if _souped(config, runs) else [])
-    return {p.name: evaluate_model(p, devs, device=device, batch_size=config.eval_batch_size, progress=config.progress) for p in models}
+def _dev_sets(config: RunConfig, folders: Sequence[Folder]) -> list[DevSet]:
+    return [DevSet(f.dev, dev_candidates(f.dev, seed=DEV_SEED, easy=config.dev_easy)) for f in folders if f.dev is not None and f.dev.queries]
+
+
+def _evaluate(config: RunConfig, path: Path, devs: Sequence[DevSet], device: str) -> list[DevMetrics]:
+    return evaluate_model(path, devs, device=device, batch_size=config.eval_batch_size, progress=config.progress)
+
+
+def _trials_json(greedy: GreedySoup[int]) -> list[dict[str, Any]]:
+    return [{"seeds": list(t.members), "dev": dict(zip(SOUP_MEASURES, t.score)), "kept": t.kept} for t in greedy.trials]
 
 
 def _versions() -> dict[str, str]:
@@ -285,7 +332,9 @@ def _training_json(
         "folders": [f.to_json() for f in folders],
         "training_problems": {"count": len(problems), "ids": problems},
         "pairs": result.counts.to_json(),
-        "seeds": [r.to_json() for r in result.seeds], "soup": config.soup, "final_model": {"path": FINAL, "source": final_source},
+        "seeds": [r.to_json() for r in result.seeds], "soup": config.soup, "soup_seeds": list(result.soup_seeds),
+        **({"soup_trials": _trials_json(result.greedy)} if result.greedy is not None else {}),
+        "final_model": {"path": FINAL, "source": final_source},
         "checkpoint_every": config.checkpoint_every, "runtime": runtime, "versions": _versions(),
         "seconds": {"total": round(result.seconds, 3), "training": round(sum(sum(r.epoch_seconds) for r in result.seeds), 3)},
         "dev": {name: [m.to_json() for m in metrics] for name, metrics in result.dev.items()},
