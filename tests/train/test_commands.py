@@ -97,3 +97,17 @@ def test_a_run_prints_its_summary(build: Path, tmp_path: Path, capsys: pytest.Ca
     assert "pairs:" in printed and f"ce:{out / 'model'}" in printed and "dev seed-0 t2c-search: exec@1" in printed
     training = json.loads((out / "training.json").read_text())
     assert training["final_model"] == {"path": "model", "source": "seed-0"} and not (out / "soup").exists()
+
+
+def test_the_summary_names_the_greedy_soups_trials(tmp_path: Path) -> None:
+    from execir.train.commands import format_result
+    from execir.train.pairs import PairCounts
+    from execir.train.pipeline import SeedRun, TrainingResult
+    from execir.train.soup import GreedySoup, SoupTrial
+
+    runs = tuple(SeedRun(s, tmp_path / f"seed-{s}", 10, (1.0,), (0.5,), None) for s in (0, 1))
+    greedy = GreedySoup((1,), (0.7,), (SoupTrial((1,), (0.7, 0.8), True), SoupTrial((1, 0), (0.69, 0.82), False)))
+    text = format_result(TrainingResult(tmp_path, tmp_path / "model", runs, PairCounts(), {}, 3.0, True, soup_seeds=(1,), greedy=greedy))
+    assert "greedy soup of seeds 1 (dev exec@1/ndcg@10: 1: 0.7000/0.8000 kept; 1+0: 0.6900/0.8200 dropped)" in text
+    plain = format_result(TrainingResult(tmp_path, tmp_path / "model", runs, PairCounts(), {}, 3.0, True, soup_seeds=(0, 1)))
+    assert "greedy" not in plain and "seed 1: 10 updates, 1.0 s" in plain

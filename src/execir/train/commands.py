@@ -9,6 +9,7 @@ from typing import Literal
 from execir.console import progress_enabled
 from execir.errors import ExecIRError
 from execir.train.config import DEV_EASY, FULL_LR, LISTWISE_BATCH, LORA_LR, LOSSES, POINTWISE_BATCH, SOUPS, LoraSettings, RunConfig, TrainSettings
+from execir.train.dev import SOUP_MEASURES
 from execir.train.pipeline import FINAL, TRAINING_JSON, TrainingResult, train_reranker
 
 EPILOG = f"""Pairs (per training query and positive): (query, positive, 1) with one easy negative (another training
@@ -147,6 +148,10 @@ def format_result(result: TrainingResult) -> str:
     lines += [f"seed {r.seed}: {r.steps} updates, {sum(r.epoch_seconds):.1f} s" for r in result.seeds]
     for name, metrics in result.dev.items():
         lines += [f"dev {name} {m.folder}: " + ", ".join(f"{k} {v:.4f}" for k, v in m.means.items()) for m in metrics]
+    if result.greedy is not None:
+        trials = "; ".join(f"{'+'.join(map(str, t.members))}: {'/'.join(f'{v:.4f}' for v in t.score)} {'kept' if t.kept else 'dropped'}"
+                           for t in result.greedy.trials)
+        lines.append(f"greedy soup of seeds {', '.join(map(str, result.soup_seeds))} (dev {'/'.join(SOUP_MEASURES)}: {trials})")
     lines.append(f"model: {result.out / FINAL} (use as ce:{result.out / FINAL}); provenance: {result.out / TRAINING_JSON}; {result.seconds:.1f} s")
     return "\n".join(lines)
 
