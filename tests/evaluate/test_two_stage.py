@@ -205,4 +205,6 @@ def test_fusion_in_the_pipeline_runs_between_the_first_stage_and_its_reranker(tm
     # the first stage has c1 (0.9) over m1 (0.5); the inner reranker m1 over c1: equal z-scores, opposite signs
     assert first("good") == "c1" and first("good>>fuse:0:m") == "c1" and first("good>>fuse:1:m") == "m1"
     assert first("good>>fuse:0.4:m") == "c1"  # 0.6 of the first stage outweighs 0.4 of the reranker
-    assert systems["good>>fuse:0.4:m"].summary.rerank.config == {"fuse": {"weight": 0.4, "normalise": "z-score per query", "inner": {"prefix": "m"}}}
+    assert systems["good>>fuse:0.4:m"].summary.rerank.config == {
+        "fuse": {"weight": 0.4, "weights": {"default": 0.4}, "normalise": "z-score per query", "inner": {"prefix": "m"}},
+    }

@@ -6,9 +6,10 @@ import math
 
 import pytest
 
+from execir.dataset.spec import TASK_SPECS, get_spec
 from execir.errors import ExecIRError
 from execir.rerank.base import Reranker, RerankRequest, RerankStats
-from execir.rerank.fusion import FusionReranker, fused_scores, parse_weight, standardised
+from execir.rerank.fusion import FusionReranker, FusionWeights, fused_scores, parse_weight, parse_weights, standardised
 
 
 class _Fixed:
@@ -77,7 +78,7 @@ def test_the_reranker_passes_the_task_and_reports_the_inner_counts() -> None:
     scores = fused.score(REQUEST)
     assert scores["q"] == pytest.approx(fused_scores(("a", "b", "c"), INNER["q"], FIRST["q"], 0.25))
     assert fused.stats() == inner.stats()
-    assert fused.config() == {"fuse": {"weight": 0.25, "normalise": "z-score per query", "inner": {"model": "fixed"}}}
+    assert fused.config() == {"fuse": {"weight": 0.25, "weights": {"default": 0.25}, "normalise": "z-score per query", "inner": {"model": "fixed"}}}
 
 
 def test_missing_first_stage_scores_are_a_clear_error() -> None:
@@ -99,5 +100,38 @@ def test_parse_weight(text: str, expected: float | None) -> None:
 
 
 def test_a_weight_outside_the_unit_interval_is_refused() -> None:
-    with pytest.raises(ExecIRError, match="not in"):
+    with pytest.raises(ExecIRError, match="are not all in"):
         FusionReranker(_Fixed(INNER), 2.0)
+    with pytest.raises(ExecIRError, match="are not all in"):
+        FusionReranker(_Fixed(INNER), FusionWeights(0.5, {"c2t": -0.1}))
+
+
+def test_a_task_can_have_its_own_weight() -> None:
+    weights = parse_weights("0.9, c2t=0.3", TASK_SPECS)
+    assert weights == FusionWeights(0.9, {"c2t": 0.3}) and weights.text() == "0.9,c2t=0.3"
+    fused = FusionReranker(_Fixed(INNER), weights)
+    assert fused.name == "fuse:0.9,c2t=0.3:fixed"
+    fused.use_task(get_spec("c2t"))
+    assert fused.weight == 0.3 and fused.score(REQUEST)["q"] == pytest.approx(fused_scores(("a", "b", "c"), INNER["q"], FIRST["q"], 0.3))
+    fused.use_task(get_spec("c2c-java"))  # a language's code-to-code folder is the c2c task
+    assert fused.weight == 0.9
+    fused.use_task(None)  # a folder whose task is unknown takes the default
+    assert fused.weight == 0.9
+    fused.use_task(get_spec("c2t"))
+    assert fused.config()["fuse"] == {"weight": 0.3, "weights": {"default": 0.9, "c2t": 0.3}, "normalise": "z-score per query", "inner": {"model": "fixed"}}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("x", "the fusion weight 'x' must be a number"),
+        ("0.5,c2t", "'c2t' is not <task>=<weight>"),
+        ("0.5,=0.3", "is not <task>=<weight>"),
+        ("0.5,t2c=0.3", "unknown task 't2c' in the fusion weights (known: c2c, c2t, t2c-description"),
+        ("0.5,c2t=0.3,c2t=0.4", "task 'c2t' has two fusion weights"),
+        ("0.5,c2t=2", "the fusion weight '2' of c2t must be a number from 0 to 1"),
+    ],
+)
+def test_bad_weights_say_what_is_wrong(text: str, message: str) -> None:
+    result = parse_weights(text, TASK_SPECS)
+    assert isinstance(result, str) and message in result

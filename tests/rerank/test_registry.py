@@ -74,6 +74,8 @@ def test_fuse_wraps_one_reranker_with_its_weight() -> None:
     fused = _get("fuse:0.3:ce:org/model@v2")
     assert type(fused).__name__ == "FusionReranker" and fused.weight == 0.3 and fused.name == "fuse:0.3:ce:org/model"
     assert type(fused.inner).__name__ == "CrossEncoderReranker" and fused.inner.kwargs["revision"] == "v2"
+    per_task = _get("fuse:0.9,c2t=0.3:ce:org/model")
+    assert per_task.name == "fuse:0.9,c2t=0.3:ce:org/model" and per_task.weights.per_task == {"c2t": 0.3}
     chain = _get("exec+fuse:1:ce:org/model")
     assert isinstance(chain, RerankChain) and [type(s).__name__ for s in chain.stages] == ["ExecReranker", "FusionReranker"]
 
@@ -105,6 +107,7 @@ def test_local_model_directories(tmp_path: Path) -> None:
         ("fuse:nan:ce:m", "the fusion weight 'nan'"),
         ("fuse:half:ce:m", "the fusion weight 'half'"),
         ("fuse:0.5:fuse:0.5:ce:m", "a fusion of a fusion"),
+        ("fuse:0.5,c2x=0.1:ce:m", "unknown task 'c2x' in the fusion weights"),
         ("fuse:0.5:sparse", "'sparse' is not a reranker kind"),
     ],
 )
@@ -115,5 +118,7 @@ def test_bad_specs_are_clear_errors(spec: str, message: str) -> None:
 
 
 def test_help_lists_every_form() -> None:
-    for form in ("ce:<model id>[@<revision>]", "ce:<local path>", "llm:<model id or path>[@rev]", "exec", "fuse:<w>:<spec>", "<spec>+<spec>+..."):
+    forms = ("ce:<model id>[@<revision>]", "ce:<local path>", "llm:<model id or path>[@rev]", "exec", "fuse:<w>:<spec>", "fuse:0.9,c2t=0.3",
+             "<spec>+<spec>+...")
+    for form in forms:
         assert form in RERANK_SPEC_HELP

@@ -9,7 +9,8 @@ Grammar::
                            the largest group that agrees on probe inputs first among them
     exec:plain             the same, two groups only: pass every example or not
     fuse:<w>:<spec>        ``<spec>``'s scores interpolated with the first stage's, each standardised
-                           per query: ``w`` of the reranker, ``1 - w`` of the first stage
+                           per query: ``w`` of the reranker, ``1 - w`` of the first stage;
+                           ``fuse:<w>,<task>=<w>,...:<spec>`` gives some tasks their own weight
     <spec>+<spec>+...      a chain: the stages as sort keys, left first (``exec+ce:<model>``)
 
 A model argument that starts with ``/``, ``./``, ``../`` or ``~`` is a local directory and must
@@ -29,7 +30,7 @@ from execir.rerank.chain import RerankChain
 
 RERANK_SPEC_FORMS = (
     "ce:<model id or local path>[@<revision>]", "llm:<model id or local path>[@<revision>]", "exec", "exec:plain",
-    "fuse:<weight 0..1>:<spec>", "<spec>+<spec>+...",
+    "fuse:<weight 0..1>[,<task>=<weight>...]:<spec>", "<spec>+<spec>+...",
 )
 
 RERANK_SPEC_HELP = """rerank specs (--rerank, repeatable; each reranks every retriever's top --depth):
@@ -44,7 +45,8 @@ RERANK_SPEC_HELP = """rerank specs (--rerank, repeatable; each reranks every ret
                                 retriever's order
   fuse:<w>:<spec>               <spec>'s scores fused with the first stage's: w * z(reranker) +
                                 (1 - w) * z(first stage), z-scores over each query's candidates
-                                (e.g. fuse:0.3:ce:models/mbpp-ce/soup)
+                                (e.g. fuse:0.3:ce:models/mbpp-ce/soup); a task's own weight after
+                                the default: fuse:0.9,c2t=0.3:ce:models/mbpp-ce/soup
   <spec>+<spec>+...             a chain used as sort keys, left first (e.g. exec+ce:BAAI/bge-reranker-base)"""
 """The grammar as shown by ``execir eval --help``."""
 
@@ -84,17 +86,19 @@ def _model_reranker(kind: str, spec: str, arg: str, options: dict[str, Any]) -> 
 def _single(spec: str, *, oracle_config: OracleConfig, options: dict[str, Any]) -> Reranker:
     kind, _, arg = spec.partition(":")
     if kind == "fuse":
-        from execir.rerank.fusion import FusionReranker, parse_weight
+        from execir.rerank.fusion import FusionReranker, parse_weights
 
         weight, _, inner = arg.partition(":")
         if not inner.strip():
             raise _bad_spec(spec, "fuse needs a weight and a reranker: fuse:<weight 0..1>:<spec>")
         if inner.strip().startswith("fuse:"):
             raise _bad_spec(spec, "a fusion of a fusion; give one weight")
-        share = parse_weight(weight)
-        if share is None:
-            raise _bad_spec(spec, f"the fusion weight '{weight}' must be a number from 0 to 1, the reranker's share")
-        return FusionReranker(_single(inner.strip(), oracle_config=oracle_config, options=options), share)
+        from execir.dataset.spec import TASK_SPECS
+
+        weights = parse_weights(weight, TASK_SPECS)
+        if isinstance(weights, str):
+            raise _bad_spec(spec, weights)
+        return FusionReranker(_single(inner.strip(), oracle_config=oracle_config, options=options), weights)
     if spec in ("exec", "exec:plain"):
         from execir.rerank.execution import ExecReranker
 
