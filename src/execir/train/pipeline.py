@@ -172,12 +172,15 @@ def train_reranker(config: RunConfig, *, stop_after: int | None = None) -> Train
         runs.append(run)
     devs = _dev_sets(config, folders)
     seed_dev = {r.path.name: _evaluate(config, r.path, devs, runtime["device"]) for r in runs} if devs else {}
-    greedy = _greedy(config, runs, identity, folders, devs, seed_dev, runtime["device"]) if _souped(config, runs) and config.soup == "greedy" else None
+    greedy: GreedySoup[int] | None = None
+    soup_dev: list[DevMetrics] | None = None
+    if _souped(config, runs) and config.soup == "greedy":
+        greedy, soup_dev = _greedy(config, runs, identity, folders, devs, seed_dev, runtime["device"])
     members = tuple(runs) if greedy is None else tuple(r for seed in greedy.members for r in runs if r.seed == seed)
     final = _finish_models(config, runs, members, identity, folders)
     dev = dict(seed_dev)
     if devs and _souped(config, runs):
-        dev[SOUP] = _evaluate(config, config.out / SOUP, devs, runtime["device"])
+        dev[SOUP] = soup_dev if soup_dev is not None else _evaluate(config, config.out / SOUP, devs, runtime["device"])
     soup_seeds = tuple(r.seed for r in members) if _souped(config, runs) else ()
     result = TrainingResult(config.out, final, tuple(runs), counts, dev, time.perf_counter() - started, finished=True, soup_seeds=soup_seeds, greedy=greedy)
     atomic_write_bytes(config.out / TRAINING_JSON, json_bytes(_training_json(config, folders, result, identity, runtime)))
@@ -242,23 +245,27 @@ def _soup_info(config: RunConfig, folders: Sequence[Folder], identity: BaseIdent
 def _greedy(
     config: RunConfig, runs: Sequence[SeedRun], identity: BaseIdentity | None, folders: Sequence[Folder], devs: Sequence[DevSet],
     seed_dev: dict[str, list[DevMetrics]], device: str,
-) -> GreedySoup[int]:
-    """The greedy soup's choice of seeds: each candidate average is written to OUT/soup-trial and
-    scored on dev (:func:`execir.train.dev.soup_score`)."""
+) -> tuple[GreedySoup[int], list[DevMetrics]]:
+    """The greedy soup's choice of seeds, and the dev metrics of the average it chose (the uniform
+    average of the same seeds that OUT/soup will hold, so they need no second evaluation): each
+    candidate average is written to OUT/soup-trial and scored on dev (:func:`execir.train.dev.soup_score`)."""
     if not devs:
         raise ExecIRError(f"--soup greedy chooses seeds by their dev metrics, but dev split '{config.dev_split}' has no queries")
     by_seed = {r.seed: r for r in runs}
     trial_dir = config.out / SOUP_TRIAL
+    evaluated: dict[tuple[int, ...], list[DevMetrics]] = {(r.seed,): seed_dev[r.path.name] for r in runs}
 
     def score(seeds: tuple[int, ...]) -> tuple[float, ...]:
         members = [by_seed[s] for s in seeds]
         _write_soup([r.path for r in members], trial_dir, _soup_info(config, folders, identity, members), max_length=config.settings.max_length)
         try:
-            return soup_score(_evaluate(config, trial_dir, devs, device))
+            evaluated[seeds] = _evaluate(config, trial_dir, devs, device)
         finally:
             shutil.rmtree(trial_dir, ignore_errors=True)
+        return soup_score(evaluated[seeds])
 
-    return greedy_soup({r.seed: soup_score(seed_dev[r.path.name]) for r in runs}, score)
+    greedy = greedy_soup({r.seed: soup_score(seed_dev[r.path.name]) for r in runs}, score)
+    return greedy, evaluated[greedy.members]
 
 
 def _finish_models(
