@@ -86,19 +86,19 @@ def _model_reranker(kind: str, spec: str, arg: str, options: dict[str, Any]) -> 
 def _single(spec: str, *, oracle_config: OracleConfig, options: dict[str, Any]) -> Reranker:
     kind, _, arg = spec.partition(":")
     if kind == "fuse":
+        from execir.dataset.spec import TASK_SPECS
         from execir.rerank.fusion import FusionReranker, parse_weights
 
         weight, _, inner = arg.partition(":")
-        if not inner.strip():
+        inner = inner.strip()
+        if not inner:
             raise _bad_spec(spec, "fuse needs a weight and a reranker: fuse:<weight 0..1>:<spec>")
-        if inner.strip().startswith("fuse:"):
+        if inner.startswith("fuse:"):
             raise _bad_spec(spec, "a fusion of a fusion; give one weight")
-        from execir.dataset.spec import TASK_SPECS
-
         weights = parse_weights(weight, TASK_SPECS)
         if isinstance(weights, str):
             raise _bad_spec(spec, weights)
-        return FusionReranker(_single(inner.strip(), oracle_config=oracle_config, options=options), weights)
+        return FusionReranker(_single(inner, oracle_config=oracle_config, options=options), weights)
     if spec in ("exec", "exec:plain"):
         from execir.rerank.execution import ExecReranker
 
