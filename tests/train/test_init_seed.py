@@ -85,3 +85,14 @@ def test_the_bundled_base_loads_without_transformers_noise(capfd: pytest.Capture
     captured = capfd.readouterr()
     # neither the load report nor the tensor-parallel plan check that a raised logger level sets off
     assert "LOAD REPORT" not in captured.err and "not sharded" not in captured.err and "[transformers]" not in captured.err
+
+
+def test_adding_lora_warns_nothing(inputs: tuple[Path, Path]) -> None:
+    import warnings
+
+    _, base = inputs
+    model, _, _ = load_base(str(base), revision=None, init_seed=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        add_lora(model, LoraSettings(r=2, alpha=4))
+    assert [str(w.message) for w in caught] == []

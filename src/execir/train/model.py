@@ -13,6 +13,7 @@ import hashlib
 import json
 import logging
 import sys
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -134,7 +135,9 @@ def add_lora(model: Any, settings: LoraSettings) -> Any:
     targets: list[str] | str | None = list(settings.targets) if isinstance(settings.targets, tuple) else settings.targets
     config = LoraConfig(task_type=TaskType.SEQ_CLS, r=settings.r, lora_alpha=settings.alpha, lora_dropout=settings.dropout, target_modules=targets)
     try:
-        return get_peft_model(model, config)
+        with warnings.catch_warnings():  # peft reads transformers' deprecated is_gradient_checkpointing
+            warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)
+            return get_peft_model(model, config)
     except ValueError as exc:
         raise ExecIRError(f"LoRA: {exc} (pass --lora-targets with the model's linear layer names, or all-linear)") from None
 
