@@ -107,7 +107,7 @@ def test_plan_skips_text_documents_and_languages_without_runner() -> None:
     req = request(doc_language={"correct": "js"})
     examples = {q: extract_examples(t) for q, t in req.queries.items()}
     plan = plan_runs(req, examples)
-    assert plan.no_runner == {"js": 1}  # call examples run Python only
+    assert plan.no_runner == {"js": 1}  # examples read as Python run Python candidates only
     assert ("add", "correct") not in {(r.query_id, r.doc_id) for r in plan.runs}
     assert ("none", "correct") not in {(r.query_id, r.doc_id) for r in plan.runs}  # no examples: not run
     text_plan = plan_runs(req, examples, programs=False)

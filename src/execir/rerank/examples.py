@@ -24,6 +24,15 @@ the expected side is a literal (``ast.literal_eval``) or such a builtin over lit
 printed text, tracebacks, JavaScript's ``true``) is skipped and counted, never guessed. When the
 examples call more than one function, the most frequent one (the first on a tie) is the entry point
 and the others are skipped.
+
+The query's language sets how example text reads (:func:`extract_examples`'s ``language``): Python
+(the default) as above. In JavaScript and C++ prompts (HumanEval-X) the values are written in the
+language's own syntax, which parses as a Python expression once its constants are named
+(``true``/``false``, and JavaScript's ``null``); there the call and the expected value are kept as
+*source* (:func:`ast.unparse` of the checked tree, element order and duplicates preserved: C++'s
+``{1, 1, 2}`` is a vector, not a set) for :mod:`execir.rerank.native_calls` to write in the
+language, rather than evaluated to Python values. Any other language's examples are read as
+Python's.
 """
 
 from __future__ import annotations
@@ -53,10 +62,28 @@ _BLOCK_HEAD = re.compile(r"^[ \t]*(Input|Output)[ \t]*:?[ \t]*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
+class Syntax:
+    """How one language writes example values: the bare names that are constants, and whether the
+    expected value is evaluated to a Python value (Python) or kept as checked source (native)."""
+
+    constants: tuple[tuple[str, bool | None], ...] = ()
+    values: bool = True
+
+
+PYTHON_SYNTAX = Syntax()
+SYNTAXES: dict[str, Syntax] = {
+    "js": Syntax(constants=(("true", True), ("false", False), ("null", None)), values=False),
+    "cpp": Syntax(constants=(("true", True), ("false", False)), values=False),
+}
+"""Languages whose prompts write example values in their own syntax (others read as Python)."""
+
+
+@dataclass(frozen=True)
 class CallExample:
     """One function-call example: ``call`` is Python source of an expression calling
     ``entry_point`` once (literal arguments, perhaps inside value builtins); ``expected`` is the
-    Python literal it must equal (see :func:`execir.rerank.execution.example_suite` for how)."""
+    Python literal it must equal (see :func:`execir.rerank.execution.call_suite` for how), or for a
+    native syntax the checked source of the expected value (see :class:`Syntax`)."""
 
     entry_point: str
     call: str
@@ -70,6 +97,8 @@ class Examples:
     calls: tuple[CallExample, ...] = ()
     stdio: tuple[StdioCase, ...] = ()
     skipped: int = 0
+    language: str = "python"
+    """The language whose syntax the call examples were read in (see :class:`Syntax`)."""
 
     @property
     def entry_point(self) -> str:
@@ -87,20 +116,20 @@ class Examples:
         if not self.calls or entry_point == self.entry_point:
             return self
         calls = tuple(CallExample(entry_point, _rename_call(example.call, example.entry_point, entry_point), example.expected) for example in self.calls)
-        return Examples(calls, self.stdio, self.skipped)
+        return Examples(calls, self.stdio, self.skipped, self.language)
 
 
 class _Unusable(Exception):
     """An expression that is not a safe example."""
 
 
-def extract_examples(text: str) -> Examples:
-    """Every usable example of ``text`` (see the module docstring)."""
+def extract_examples(text: str, language: str = "python") -> Examples:
+    """Every usable example of ``text``, a query in ``language`` (see the module docstring)."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    found, skipped = _call_examples(lines)
+    found, skipped = _call_examples(lines, SYNTAXES.get(language, PYTHON_SYNTAX))
     calls, off_entry = _one_entry_point(found)
     stdio = tuple(dict.fromkeys(stdio_examples(text)))
-    return Examples(calls, stdio, skipped + off_entry)
+    return Examples(calls, stdio, skipped + off_entry, language)
 
 
 def _one_entry_point(found: list[CallExample]) -> tuple[tuple[CallExample, ...], int]:
@@ -117,16 +146,16 @@ def _one_entry_point(found: list[CallExample]) -> tuple[tuple[CallExample, ...],
 # ---- call examples -------------------------------------------------------------------------------
 
 
-def _call_examples(lines: list[str]) -> tuple[list[CallExample], int]:
+def _call_examples(lines: list[str], syntax: Syntax) -> tuple[list[CallExample], int]:
     found: list[CallExample] = []
     skipped = 0
     i = 0
     while i < len(lines):
         stripped = lines[i].strip()
         if stripped.startswith(">>>"):
-            example, i = _doctest(lines, i)
+            example, i = _doctest(lines, i, syntax)
         elif _CALL_START.match(_PREFIX.sub("", stripped)) and (any(sep in stripped for sep in SEPARATORS) or not _brackets_closed(stripped)):
-            example, i = _inline(lines, i)
+            example, i = _inline(lines, i, syntax)
         else:
             i += 1
             continue
@@ -137,7 +166,7 @@ def _call_examples(lines: list[str]) -> tuple[list[CallExample], int]:
     return found, skipped
 
 
-def _doctest(lines: list[str], start: int) -> tuple[CallExample | None, int]:
+def _doctest(lines: list[str], start: int, syntax: Syntax) -> tuple[CallExample | None, int]:
     """The doctest at ``lines[start]`` and the index after it."""
     source = [lines[start].strip()[3:].strip()]
     i = start + 1
@@ -150,21 +179,21 @@ def _doctest(lines: list[str], start: int) -> tuple[CallExample | None, int]:
         i += 1
     code = "\n".join(source)
     if not expected:  # `>>> f(x) == 3` as a claim, or doctest's "returns None" (skipped: see module docstring)
-        return _split(code), i
+        return _split(code, syntax), i
     try:
-        return _example(code, "\n".join(expected)), i
+        return _example(code, "\n".join(expected), syntax), i
     except _Unusable:
         return None, i
 
 
-def _inline(lines: list[str], start: int) -> tuple[CallExample | None, int]:
+def _inline(lines: list[str], start: int, syntax: Syntax) -> tuple[CallExample | None, int]:
     """The inline example starting at ``lines[start]`` (perhaps spanning lines) and the index after it."""
     first = _PREFIX.sub("", lines[start].strip())
     text = first
     for end in range(start, min(len(lines), start + MAX_CALL_LINES)):
         if end > start:
             text += "\n" + lines[end].strip()
-        example = _split(text)
+        example = _split(text, syntax)
         if example is not None:
             return example, end + 1
         if _brackets_closed(first if end == start else text):
@@ -190,7 +219,7 @@ def _brackets_closed(text: str) -> bool:
     return depth <= 0
 
 
-def _split(text: str) -> CallExample | None:
+def _split(text: str, syntax: Syntax) -> CallExample | None:
     """``call SEP expected`` at the first position and separator where both sides are usable."""
     if len(text) > MAX_EXAMPLE_CHARS:
         return None
@@ -199,27 +228,39 @@ def _split(text: str) -> CallExample | None:
             if not text.startswith(separator, position):
                 continue
             try:
-                return _example(text[:position], text[position + len(separator) :])
+                return _example(text[:position], text[position + len(separator) :], syntax)
             except _Unusable:
                 pass
     return None
 
 
-def _example(call_text: str, expected_text: str) -> CallExample:
-    call = _parse(call_text.strip())
+def _example(call_text: str, expected_text: str, syntax: Syntax) -> CallExample:
+    call = _parse(call_text.strip(), syntax)
     entry = _entry_point(call)
-    return CallExample(entry, ast.unparse(call), _expected(expected_text))
+    return CallExample(entry, ast.unparse(call), _expected(expected_text, syntax))
 
 
-def _parse(text: str) -> ast.expr:
+def _parse(text: str, syntax: Syntax = PYTHON_SYNTAX) -> ast.expr:
     try:
         tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         raise _Unusable(text) from None
-    return tree.body
+    return _ConstantNames(dict(syntax.constants)).visit(tree.body) if syntax.constants else tree.body
 
 
-def _expected(text: str) -> str:
+class _ConstantNames(ast.NodeTransformer):
+    """Replaces the bare names a syntax reads as constants (``true``) by those constants."""
+
+    def __init__(self, constants: dict[str, bool | None]) -> None:
+        self.constants = constants
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if node.id in self.constants:
+            return ast.copy_location(ast.Constant(self.constants[node.id]), node)
+        return node
+
+
+def _expected(text: str, syntax: Syntax = PYTHON_SYNTAX) -> str:
     """The canonical literal of an expected value, trying the text without trailing punctuation
     first, then as it is, then cut before each ``#`` (a trailing comment)."""
     text = text.strip()
@@ -229,10 +270,19 @@ def _expected(text: str) -> str:
         if not attempt:
             continue
         try:
-            return _value_literal(_parse(attempt))
+            node = _parse(attempt, syntax)
+            return _value_literal(node) if syntax.values else _source_literal(node)
         except _Unusable:
             continue
     raise _Unusable(text)
+
+
+def _source_literal(node: ast.expr) -> str:
+    """The checked source of a native expected value: literals and containers of them only (no
+    calls, not even value builtins; a native language has no ``set(...)``)."""
+    if _calls(node, allow_entry=False) or any(isinstance(child, ast.Call) for child in ast.walk(node)):
+        raise _Unusable("calls a function")
+    return ast.unparse(node)
 
 
 def _value_literal(node: ast.expr) -> str:

@@ -28,6 +28,12 @@ How a candidate is run:
   never equals a tuple (as with ``==``); dicts and sets compare without order because expected
   values are parsed literals, not printed text. A candidate that prints ``True``, exits, returns an
   object with a forged ``__eq__`` or patches builtins cannot pass.
+* **Call examples of JavaScript and C++ queries** (HumanEval-X prompts write them in the language's
+  syntax) run candidates of the query's own language as a ``native`` test program the oracle runs
+  like HumanEval-X's tests (:mod:`execir.rerank.native_calls`): every example must hold; a failing
+  candidate scores 0.0, and there is no agreement step (probes are Python calls). Examples of
+  other languages' queries (Go and Java prompts show Python-style or printed values) are read but
+  have no runner.
 * **Sample input/output** runs candidates of any language the oracle runs stdio programs in
   (:data:`STDIO_LANGUAGES`) and compares stdout as LiveCodeBench does (``stdio_compare="tokens"``).
   Python candidates of a ``livecodebench`` request get LiveCodeBench's import prelude, as the
@@ -35,7 +41,7 @@ How a candidate is run:
 
 Not executed (scored 0.0 and counted): documents that are not programs (a task whose documents are
 text, e.g. ``c2t``), and candidates whose language has no runner for the query's examples (call
-examples run only Python; a stdio language whose toolchain is not installed), and candidates of
+examples run Python, and JavaScript and C++ in their own queries' language; a stdio language whose toolchain is not installed), and candidates of
 call examples whose text never names the function the examples call (:func:`names_entry_point`:
 they cannot define it, so they fail the examples without being run), unless *no* candidate of the
 query names it: the examples then misname the function (HumanEval/149's examples call
@@ -60,7 +66,8 @@ from execir.execute import ExecResult, Job, Limits, Oracle, OracleConfig
 from execir.execute.decide import failed_by_tests
 from execir.execute.runtimes.base import ToolchainMissing
 from execir.rerank.base import RerankRequest, RerankStats
-from execir.rerank.examples import Examples, extract_examples
+from execir.rerank.examples import SYNTAXES, Examples, extract_examples
+from execir.rerank.native_calls import NATIVE_CALL_LANGUAGES, native_suite
 from execir.rerank.probes import BITS, FINGERPRINT, PROBES, probe_arguments, probe_asserts
 from execir.tasks.livecodebench import candidate_program, lcb_limits
 from execir.types import Task, TestSuite, Verdict
@@ -71,7 +78,8 @@ if TYPE_CHECKING:
 CALL_LIMITS = Limits(cpu_seconds=1.0, wall_seconds=4.0)
 """Budget of one candidate on a query's call examples (a handful of calls on small inputs; there is
 no canonical to time, so the budget is fixed)."""
-CALL_LANGUAGES = frozenset({"python"})
+CALL_LANGUAGES = frozenset({"python"}) | NATIVE_CALL_LANGUAGES
+"""Languages whose candidates run call examples (Python through the judge, others natively)."""
 STDIO_LANGUAGES = frozenset({"python", "cpp", "java", "go", "js", "ruby"})
 RESERVED_PREFIX = "_execir_"
 """Names the comparison helper uses in the judge; an entry point with this prefix is not run."""
@@ -117,6 +125,8 @@ class Plan:
     """Candidates not run because their text never names the function the call examples call."""
     renamed: int = 0
     """Candidates run with the examples calling their own function (no candidate named the examples')."""
+    unwritten: int = 0
+    """Call examples of native-syntax queries their language cannot write as a literal (once per query and language)."""
 
 
 def names_entry_point(program: str, entry_point: str) -> bool:
@@ -151,9 +161,15 @@ def stdio_suite(examples: Examples) -> TestSuite:
 
 
 def candidate_job(examples: Examples, program: str, language: str, source: str) -> Job | None:
-    """The job that runs ``program`` on the examples, or None when its language has no runner for them."""
-    if examples.calls and language in CALL_LANGUAGES and not examples.entry_point.startswith(RESERVED_PREFIX):
+    """The job that runs ``program`` on the examples, or None when its language has no runner for them.
+    Python candidates run call examples read as Python; a JavaScript or C++ candidate runs those
+    read in its own language's syntax."""
+    if examples.calls and language == "python" and examples.language not in SYNTAXES and not examples.entry_point.startswith(RESERVED_PREFIX):
         return Job(program, call_suite(examples), examples.entry_point, CALL_LIMITS, language=language)
+    if examples.calls and language in NATIVE_CALL_LANGUAGES and examples.language == language:
+        native = native_suite(examples.calls, language)
+        if native is not None:
+            return Job(program, native.suite, examples.entry_point, CALL_LIMITS, language=language)
     if examples.stdio and language in STDIO_LANGUAGES:
         suite = stdio_suite(examples)
         if language == "python" and source == "livecodebench":
@@ -166,7 +182,7 @@ def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, progr
     """Every (query, candidate) run of ``request`` (pure); ``programs`` False when documents are text."""
     runs: list[PlannedRun] = []
     not_programs = 0
-    unnamed = renamed = 0
+    unnamed = renamed = unwritten = 0
     no_runner: Counter[str] = Counter()
     for query_id in request.queries:
         candidates = request.candidates.get(query_id, ())
@@ -181,6 +197,9 @@ def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, progr
             if doc_id not in request.documents:
                 raise ExecIRError(f"exec reranker: candidate {doc_id!r} of query {query_id!r} has no document text")
         language_of = {doc_id: request.doc_language.get(doc_id) or default for doc_id in candidates}
+        if found.calls and found.language in NATIVE_CALL_LANGUAGES and found.language in language_of.values():
+            written = native_suite(found.calls, found.language)
+            unwritten += len(found.calls) if written is None else written.dropped
         named = {d: names_entry_point(request.documents[d], found.entry_point) for d in candidates if found.calls and language_of[d] in CALL_LANGUAGES}
         misnamed = bool(named) and not any(named.values())
         for doc_id in candidates:
@@ -197,7 +216,7 @@ def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, progr
                 no_runner[language] += 1
             else:
                 runs.append(PlannedRun(query_id, doc_id, language, job))
-    return Plan(tuple(runs), not_programs, no_runner, unnamed, renamed)
+    return Plan(tuple(runs), not_programs, no_runner, unnamed, renamed, unwritten)
 
 
 def scores_from(
@@ -282,7 +301,7 @@ class ExecReranker:
     def score(self, request: RerankRequest) -> dict[str, dict[str, float]]:
         """query id -> candidate id -> 1.0 (passes every example) or 0.0."""
         start = time.perf_counter()
-        examples = {query_id: extract_examples(text) for query_id, text in request.queries.items()}
+        examples = {query_id: extract_examples(text, request.query_language.get(query_id) or "python") for query_id, text in request.queries.items()}
         programs = self._task is None or self._task.document_kind == "code"
         plan = plan_runs(request, examples, programs=programs)
         results, cache_hits, missing, probes, probed = self._execute(plan.runs, examples)
@@ -384,6 +403,7 @@ def _counts(
         "candidates_no_runner": sum(plan.no_runner.values()) + sum(missing.values()),
         "candidates_without_entry_point": plan.without_entry_point,
         "candidates_renamed": plan.renamed,
+        "examples_unwritten": plan.unwritten,
     }
     for run, result in zip(plan.runs, results):
         if result is not None:

@@ -1,0 +1,229 @@
+"""Call examples of JavaScript and C++ queries as native test programs (pure: text in, text out).
+
+:func:`native_suite` turns a query's call examples (read in the language's syntax by
+:func:`execir.rerank.examples.extract_examples`) into a ``native`` test suite in that language,
+run by the oracle like HumanEval-X's own tests: the candidate program, then the tests, in the
+language's sandboxed runtime. An example is written only when both sides are plain literals:
+numbers, strings, booleans (``null`` in JavaScript), and lists of them, and the call is exactly one
+call of the entry point with such arguments (no keyword arguments, no value builtins such as
+``round``); any other example is dropped and counted.
+
+* **JavaScript**: arrays for lists and tuples (HumanEval-X's JavaScript returns ``[sum, product]``
+  where Python returns a tuple), objects with string keys for dicts; every example is checked in one
+  function scope (the program's globals cannot shadow the helper), by :data:`JS_SAME`: numbers
+  within the Python reranker's tolerance (relative 1e-6, absolute 1e-9), where a returned numeric
+  string counts as its number (HumanEval-X's JavaScript returns ``area.toFixed(2)`` and its tests
+  compare with ``==``), arrays element by element, plain objects key by key, anything else by ``===``.
+* **C++**: brace lists for lists, tuples and sets (C++'s ``{1, 1, 2}`` is a vector: order and
+  duplicates are kept). By :data:`CPP_SAME`: an expected number is compared as a ``double`` with
+  a call that must return a number (an ``int`` 2 is not 2.33; ``float``/``double`` within relative
+  1e-6, ``float`` 1e-5, or absolute 1e-9, ``float`` 1e-6); an expected string with a call whose
+  result converts to ``std::string``; a boolean or a brace list is converted to the call's own type
+  (``decltype(call)(true)``, ``decltype(call){...}``) and compared with ``==``, vectors element by
+  element with the same float tolerance. Dicts are dropped (a C++ map literal needs
+  its types). The tests call the entry point undeclared, so the runtime compiles them after the
+  program in one translation unit (its documented fallback).
+
+A candidate passes when every written example holds; a failing candidate scores 0 (the per-example
+share the Python suite gives is not available from one native run).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from execir.rerank.examples import CallExample
+from execir.types import TestSuite
+
+NATIVE_CALL_LANGUAGES = frozenset({"js", "cpp"})
+
+JS_SAME = """const execirSame = (got, expected) => {
+    if (typeof expected === "number") {
+      const value = typeof got === "string" && got.trim() !== "" ? Number(got) : got;
+      if (typeof value !== "number") return false;
+      return value === expected || Math.abs(value - expected) <= Math.max(1e-6 * Math.abs(expected), 1e-9);
+    }
+    if (Array.isArray(expected)) {
+      return Array.isArray(got) && got.length === expected.length && expected.every((e, i) => execirSame(got[i], e));
+    }
+    if (expected !== null && typeof expected === "object") {
+      if (got === null || typeof got !== "object" || Array.isArray(got)) return false;
+      const keys = Object.keys(expected);
+      return Object.keys(got).length === keys.length
+        && keys.every((k) => Object.prototype.hasOwnProperty.call(got, k) && execirSame(got[k], expected[k]));
+    }
+    return got === expected;
+  };
+"""
+"""The JavaScript comparison (declared inside the tests' function scope)."""
+
+CPP_SAME = """#include <cassert>
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
+namespace execir_examples {
+template <class T> bool same(const T &got, const T &expected) { return got == expected; }
+inline bool close(double got, double expected, double rel, double abs_tol) {
+  return got == expected || std::fabs(got - expected) <= std::fmax(rel * std::fabs(expected), abs_tol);
+}
+inline bool same(const double &got, const double &expected) { return close(got, expected, 1e-6, 1e-9); }
+inline bool same(const float &got, const float &expected) { return close(got, expected, 1e-5, 1e-6); }
+template <class T> bool same(const std::vector<T> &got, const std::vector<T> &expected) {
+  if (got.size() != expected.size()) return false;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (!same(got[i], expected[i])) return false;
+  return true;
+}
+template <class T> bool number(const T &got, double expected) {
+  static_assert(std::is_arithmetic<T>::value, "the example expects a number");
+  if (std::is_same<T, float>::value) return close(got, expected, 1e-5, 1e-6);
+  if (std::is_floating_point<T>::value) return close(got, expected, 1e-6, 1e-9);
+  return static_cast<double>(got) == expected;
+}
+inline bool text(const std::string &got, const std::string &expected) { return got == expected; }
+}  // namespace execir_examples
+"""
+"""The C++ comparison (after the program, in the tests' part of the one translation unit)."""
+
+
+class _Unwritable(Exception):
+    """A value the language has no plain literal for."""
+
+
+@dataclass(frozen=True)
+class NativeSuite:
+    """A query's call examples as a native test program, and how many could not be written."""
+
+    suite: TestSuite
+    written: int
+    dropped: int
+
+
+def native_suite(examples: Sequence[CallExample], language: str) -> NativeSuite | None:
+    """The ``native`` suite of ``examples`` in ``language``; None when the language has no writer or
+    none of the examples can be written."""
+    writer = {"js": _js_check, "cpp": _cpp_check}.get(language)
+    if writer is None:
+        return None
+    checks: list[str] = []
+    for example in examples:
+        try:
+            checks.append(writer(example))
+        except _Unwritable:
+            continue
+    if not checks:
+        return None
+    code = _js_program(checks) if language == "js" else _cpp_program(checks)
+    return NativeSuite(TestSuite(kind="native", code=code), len(checks), len(examples) - len(checks))
+
+
+def _call_parts(example: CallExample) -> tuple[str, list[ast.expr], ast.expr]:
+    """The entry point, the argument trees and the expected tree of a plain example."""
+    try:
+        call = ast.parse(example.call, mode="eval").body
+        expected = ast.parse(example.expected, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        raise _Unwritable(example.call) from None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == example.entry_point) or call.keywords:
+        raise _Unwritable("not a plain call of the entry point")
+    return example.entry_point, list(call.args), expected
+
+
+# ---- JavaScript ----------------------------------------------------------------------------------
+
+
+def _js_check(example: CallExample) -> str:
+    name, args, expected = _call_parts(example)
+    call = f"{name}({', '.join(js_literal(arg) for arg in args)})"
+    return f"if (!execirSame({call}, {js_literal(expected)})) throw new Error({json.dumps('example failed: ' + call)});"
+
+
+def js_literal(node: ast.expr) -> str:
+    """JavaScript source of a literal tree (raises :class:`_Unwritable` for anything else)."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if value is None or isinstance(value, (bool, str)):
+            return json.dumps(value)
+        return _number(value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)) and isinstance(node.operand, ast.Constant):
+        return ("-" if isinstance(node.op, ast.USub) else "") + _number(node.operand.value)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return "[" + ", ".join(js_literal(element) for element in node.elts) + "]"
+    if isinstance(node, ast.Dict):
+        keys = [key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None for key in node.keys]
+        if any(key is None for key in keys):
+            raise _Unwritable("an object key that is not a string")
+        return "{" + ", ".join(f"{json.dumps(key)}: {js_literal(value)}" for key, value in zip(keys, node.values)) + "}"
+    raise _Unwritable(type(node).__name__)
+
+
+def _js_program(checks: list[str]) -> str:
+    body = "".join(f"  {check}\n" for check in checks)
+    return f"(() => {{\n  {JS_SAME}{body}}})();\n"
+
+
+# ---- C++ -------------------------------------------------------------------------------------------
+
+
+def _cpp_check(example: CallExample) -> str:
+    name, args, expected = _call_parts(example)
+    call = f"{name}({', '.join(cpp_literal(arg) for arg in args)})"
+    literal = cpp_literal(expected)
+    if isinstance(expected, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
+        return f"assert(execir_examples::same({call}, decltype({call}){literal}));"
+    if isinstance(expected, ast.Constant) and isinstance(expected.value, bool):
+        return f"assert(execir_examples::same({call}, decltype({call})({literal})));"
+    if isinstance(expected, ast.Constant) and isinstance(expected.value, str):
+        return f"assert(execir_examples::text({call}, {literal}));"
+    return f"assert(execir_examples::number({call}, {literal}));"
+
+
+def cpp_literal(node: ast.expr) -> str:
+    """C++ source of a literal tree (raises :class:`_Unwritable` for anything else)."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, str):
+            return _cpp_string(value)
+        return _number(value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)) and isinstance(node.operand, ast.Constant):
+        return ("-" if isinstance(node.op, ast.USub) else "") + _number(node.operand.value)
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return "{" + ", ".join(cpp_literal(element) for element in node.elts) + "}"
+    if isinstance(node, ast.Dict) and not node.keys:  # `{}` reads as an empty dict in Python
+        return "{}"
+    raise _Unwritable(type(node).__name__)
+
+
+def _cpp_string(text: str) -> str:
+    """A narrow string literal of ``text`` (UTF-8; every byte outside printable ASCII as octal)."""
+    out = []
+    for byte in text.encode("utf-8"):
+        char = chr(byte)
+        if char in '"\\':
+            out.append("\\" + char)
+        elif 32 <= byte < 127 and char != "?":  # `?` stays out of trigraphs
+            out.append(char)
+        else:
+            out.append(f"\\{byte:03o}")
+    return '"' + "".join(out) + '"'
+
+
+def _cpp_program(checks: list[str]) -> str:
+    body = "".join(f"  {check}\n" for check in checks)
+    return f"{CPP_SAME}int main() {{\n{body}  return 0;\n}}\n"
+
+
+def _number(value: object) -> str:
+    """A finite int or float as source both languages read; raises for anything else."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _Unwritable(repr(value))
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _Unwritable(repr(value))
+    return repr(value)
