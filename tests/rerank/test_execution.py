@@ -171,6 +171,20 @@ def test_main_function(program: str, name: str | None) -> None:
     assert main_function(program) == name
 
 
+@pytest.mark.parametrize(
+    ("program", "language", "name"),
+    [
+        ("#include<string>\nusing namespace std;\nbool helper(int x){\n  return x;\n}\nstring filp_case(string str){\n  if (str.empty()) {\n"
+         "    return str;\n  }\n  while (true) {\n  }\n}\n", "cpp", "filp_case"),
+        ("const helper = (x) => x\nfunction sortedSum(lst) {\n  for (const x of lst) {\n  }\n  return lst\n}\n", "js", "sortedSum"),
+        ("const sortedSum = (lst) => {\n  if (lst) {\n    return 1\n  }\n}\n", "js", "sortedSum"),
+        ("int x = 1;\n", "cpp", None),
+    ],
+)
+def test_main_function_of_native_programs(program: str, language: str, name: str | None) -> None:
+    assert main_function(program, language) == name
+
+
 def result(verdict: Verdict, detail: str, per_test: tuple[bool, ...] | None) -> ExecResult:
     return ExecResult(verdict, 0.01, 0.01, per_test, detail, "", "none")
 

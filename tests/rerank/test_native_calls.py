@@ -109,6 +109,18 @@ def test_plan_runs_examples_in_their_own_language_only() -> None:
     assert plan.no_runner == {"python": 1, "cpp": 1}
 
 
+def test_misnamed_examples_call_each_candidates_own_function() -> None:
+    query = ">>> flip_case(\"Hello\")\n\"hELLO\"\n"
+    documents = {"canonical": "#include<string>\nusing namespace std;\nstring filp_case(string str){\n  return str;\n}\n",
+                 "other": "int add(int a, int b){\n  return a + b;\n}\n"}
+    req = RerankRequest(queries={"q": query}, candidates={"q": tuple(documents)}, documents=documents,
+                        doc_language=dict.fromkeys(documents, "cpp"), query_language={"q": "cpp"})
+    plan = plan_runs(req, {"q": extract_examples(query, "cpp")})
+    assert {r.doc_id: r.job.entry_point for r in plan.runs} == {"canonical": "filp_case", "other": "add"}
+    assert 'execir_examples::text(filp_case("Hello"), "hELLO")' in plan.runs[0].job.tests.code
+    assert plan.renamed == 2
+
+
 # ---- real runs ------------------------------------------------------------------------------------
 
 

@@ -45,7 +45,8 @@ examples run Python, and JavaScript and C++ in their own queries' language; a st
 call examples whose text never names the function the examples call (:func:`names_entry_point`:
 they cannot define it, so they fail the examples without being run), unless *no* candidate of the
 query names it: the examples then misname the function (HumanEval/149's examples call
-``list_sort`` for ``sorted_list_sum``), and each Python candidate is run with the examples calling
+``list_sort`` for ``sorted_list_sum``; HumanEval-X's C++ names ``filp_case`` what its examples
+call ``flip_case``), and each Python, JavaScript or C++ candidate is run with the examples calling
 its own last top-level function (:func:`main_function`). A candidate whose
 language the request does not give is taken as its query's language, else as Python (a program in
 another language then fails to compile: 0.0).
@@ -54,6 +55,7 @@ another language then fails to compile: 0.0).
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 import time
 from collections import Counter
@@ -81,6 +83,7 @@ no canonical to time, so the budget is fixed)."""
 CALL_LANGUAGES = frozenset({"python"}) | NATIVE_CALL_LANGUAGES
 """Languages whose candidates run call examples (Python through the judge, others natively)."""
 STDIO_LANGUAGES = frozenset({"python", "cpp", "java", "go", "js", "ruby"})
+_KEYWORDS = frozenset({"if", "for", "while", "switch", "catch", "return", "function", "else"})
 RESERVED_PREFIX = "_execir_"
 """Names the comparison helper uses in the judge; an entry point with this prefix is not run."""
 
@@ -137,9 +140,15 @@ def names_entry_point(program: str, entry_point: str) -> bool:
     return re.search(rf"(?<![A-Za-z0-9_]){re.escape(entry_point)}(?![A-Za-z0-9_])", program) is not None
 
 
-def main_function(program: str) -> str | None:
-    """The name of a Python program's last top-level function (the one a prompt asks for comes
-    after its helpers), or None when it defines none or does not parse."""
+def main_function(program: str, language: str = "python") -> str | None:
+    """The name of a program's last top-level function (the one a prompt asks for comes after its
+    helpers), or None when it defines none or does not parse. Python: the last top-level ``def``;
+    JavaScript and C++: the last function its unindented lines open (the language's own
+    ``entry_point`` reader, as for prompts; control keywords are never names)."""
+    if language in NATIVE_CALL_LANGUAGES:
+        opens = importlib.import_module(f"execir.languages.{language}").entry_point
+        name = opens("\n".join(line for line in program.splitlines() if line[:1] not in (" ", "\t")))
+        return name if isinstance(name, str) and name not in _KEYWORDS and not name.startswith(RESERVED_PREFIX) else None
     try:
         tree = ast.parse(program)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -205,7 +214,7 @@ def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, progr
         for doc_id in candidates:
             language, program, used = language_of[doc_id], request.documents[doc_id], found
             if not named.get(doc_id, True):
-                own = main_function(program) if misnamed else None
+                own = main_function(program, language) if misnamed else None
                 if own is None:
                     unnamed += 1
                     continue
