@@ -22,7 +22,9 @@ call of the entry point with such arguments (no keyword arguments, no value buil
   (``decltype(call)(true)``, ``decltype(call){...}``) and compared with ``==``, vectors element by
   element with the same float tolerance. Dicts are dropped (a C++ map literal needs
   its types). The tests call the entry point undeclared, so the runtime compiles them after the
-  program in one translation unit (its documented fallback).
+  program in one translation unit (its documented fallback: the program's ``NDEBUG``/``assert``/
+  ``main`` macros are undone, but a program written against this harness could still declare its
+  own ``execir_examples::same`` overload; mutants and ordinary code do not).
 
 A candidate passes when every written example holds; a failing candidate scores 0 (the per-example
 share the Python suite gives is not available from one native run).
