@@ -19,7 +19,9 @@ from execir.types import TestSuite
 tests = TestSuite("check", "def check(candidate):\n    assert candidate(2, 3) == 5\n")
 limits = Limits(1.0, 4.0)
 # renicing the server taints the slot: the host restarts it after the run
-taint = "import os\ndef add(a, b):\n    os.setpriority(os.PRIO_PROCESS, os.getppid(), 5)\n    return a + b  # {i}\n"
+# (relative to the server's niceness: an unprivileged uid may only raise it, and `nice make test` starts above 0)
+taint = ("import os\ndef add(a, b):\n    server = os.getppid()\n"
+         "    os.setpriority(os.PRIO_PROCESS, server, min(19, os.getpriority(os.PRIO_PROCESS, server) + 5))\n    return a + b  # {i}\n")
 good = "def add(a, b):\n    return a + b  # {i}\n"
 bad = "def add(a, b):\n    return a - b  # {i}\n"
 jobs, expected = [], []

@@ -9,6 +9,7 @@ files, ``$HOME/execir-canary``, loopback listeners and the canary environment va
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from execir.types import StdioCase, TestSuite, Verdict
@@ -393,13 +394,14 @@ SLOT_POISONERS: tuple[Case, ...] = (
 )
 """Programs that try to change the worker slot for the candidate after them. Each is followed, in the
 same slot, by :data:`POISON_PROBE`, a correct program that also checks that nothing was left behind
-and allocates 300 MB once (with 500 MB of leftover SysV segments still charged to the slot's memory cgroup, that
-meets the limit); the probe must PASS."""
+(its niceness is the host process's own, which every run inherits: ``nice execir selftest`` runs
+its candidates at that niceness) and allocates 300 MB once (with 500 MB of leftover SysV segments
+still charged to the slot's memory cgroup, that meets the limit); the probe must PASS."""
 POISON_PROBE = (
     "import glob, os, resource\n"
     "def add(a, b):\n"
     "    assert not glob.glob('/tmp/execir-poison') and not glob.glob('/dev/shm/execir-poison') and not os.path.exists('execir-poison')\n"
-    "    assert os.getpriority(os.PRIO_PROCESS, 0) == 0 and os.sched_getscheduler(0) == os.SCHED_OTHER\n"
+    f"    assert os.getpriority(os.PRIO_PROCESS, 0) == {os.getpriority(os.PRIO_PROCESS, 0)} and os.sched_getscheduler(0) == os.SCHED_OTHER\n"
     "    x = bytearray(300 << 20) if a == 2 else None\n"
     "    return a + b\n"
 )
