@@ -111,3 +111,26 @@ def test_the_summary_names_the_greedy_soups_trials(tmp_path: Path) -> None:
     assert "greedy soup of seeds 1 (dev exec@1/ndcg@10: 1: 0.7000/0.8000 kept; 1+0: 0.6900/0.8200 dropped)" in text
     plain = format_result(TrainingResult(tmp_path, tmp_path / "model", runs, PairCounts(), {}, 3.0, True, soup_seeds=(0, 1)))
     assert "greedy" not in plain and "seed 1: 10 updates, 1.0 s" in plain
+
+
+def test_the_summary_warns_of_a_flat_loss_and_a_soup_below_its_best_seed(tmp_path: Path) -> None:
+    from execir.train.commands import format_result, run_notes
+    from execir.train.dev import DevMetrics
+    from execir.train.pairs import PairCounts
+    from execir.train.pipeline import SeedRun, TrainingResult
+
+    def dev(exec1: float) -> list[DevMetrics]:
+        return [DevMetrics("t2c", 10, 100, {"exec@1": exec1, "exec@10": 1.0, "ndcg@10": 0.5})]
+
+    runs = (SeedRun(0, tmp_path / "seed-0", 10, (1.0, 1.0), (0.93, 0.67), None), SeedRun(1, tmp_path / "seed-1", 10, (1.0, 1.0), (1.2038, 1.2072), None))
+    metrics = {"seed-0": dev(0.6), "seed-1": dev(0.05), "soup": dev(0.07)}
+    result = TrainingResult(tmp_path, tmp_path / "model", runs, PairCounts(), metrics, 3.0, True, soup_seeds=(0, 1))
+    notes = run_notes(result)
+    assert notes == [
+        "note: seed 1's mean loss did not fall (1.2038 -> 1.2072): it may have diverged (a lower --lr, or more warm-up)",
+        "note: the uniform soup's dev exec@1/ndcg@10 0.0700/0.5000 is below seed 0's 0.6000/0.5000; "
+        "--soup greedy --resume keeps only the seeds that do not lower it",
+    ]
+    assert all(note in format_result(result) for note in notes)
+    healthy = TrainingResult(tmp_path, tmp_path / "model", runs[:1], PairCounts(), {"seed-0": dev(0.6), "soup": dev(0.6)}, 3.0, True)
+    assert run_notes(healthy) == []

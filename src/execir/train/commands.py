@@ -9,7 +9,7 @@ from typing import Literal
 from execir.console import progress_enabled
 from execir.errors import ExecIRError
 from execir.train.config import DEV_EASY, FULL_LR, LISTWISE_BATCH, LORA_LR, LOSSES, POINTWISE_BATCH, SOUPS, LoraSettings, RunConfig, TrainSettings
-from execir.train.dev import SOUP_MEASURES
+from execir.train.dev import SOUP_MEASURES, soup_score
 from execir.train.pipeline import FINAL, TRAINING_JSON, TrainingResult, train_reranker
 
 EPILOG = f"""Pairs (per training query and positive): (query, positive, 1) with one easy negative (another training
@@ -152,8 +152,25 @@ def format_result(result: TrainingResult) -> str:
         trials = "; ".join(f"{'+'.join(map(str, t.members))}: {'/'.join(f'{v:.4f}' for v in t.score)} {'kept' if t.kept else 'dropped'}"
                            for t in result.greedy.trials)
         lines.append(f"greedy soup of seeds {', '.join(map(str, result.soup_seeds))} (dev {'/'.join(SOUP_MEASURES)}: {trials})")
+    lines += run_notes(result)
     lines.append(f"model: {result.out / FINAL} (use as ce:{result.out / FINAL}); provenance: {result.out / TRAINING_JSON}; {result.seconds:.1f} s")
     return "\n".join(lines)
+
+
+def run_notes(result: TrainingResult) -> list[str]:
+    """Warnings a run's own numbers support (pure): a seed whose mean loss did not fall from its
+    first epoch to its last (it may have diverged), and a uniform soup whose dev score is below its
+    best seed's (``--soup greedy --resume`` averages only the seeds that do not lower it)."""
+    notes = [f"note: seed {r.seed}'s mean loss did not fall ({r.epoch_mean_loss[0]:.4f} -> {r.epoch_mean_loss[-1]:.4f}): it may have "
+             "diverged (a lower --lr, or more warm-up)" for r in result.seeds if len(r.epoch_mean_loss) > 1 and r.epoch_mean_loss[-1] >= r.epoch_mean_loss[0]]
+    seeds = {r.seed: result.dev[f"seed-{r.seed}"] for r in result.seeds if result.dev.get(f"seed-{r.seed}")}
+    if result.greedy is None and result.dev.get("soup") and len(seeds) > 1:
+        best = max(seeds, key=lambda seed: soup_score(seeds[seed]))
+        soup, top = soup_score(result.dev["soup"]), soup_score(seeds[best])
+        if soup < top:
+            notes.append(f"note: the uniform soup's dev {'/'.join(SOUP_MEASURES)} {'/'.join(f'{v:.4f}' for v in soup)} is below seed {best}'s "
+                         f"{'/'.join(f'{v:.4f}' for v in top)}; --soup greedy --resume keeps only the seeds that do not lower it")
+    return notes
 
 
 def run_train_reranker(args: argparse.Namespace) -> int:
