@@ -280,7 +280,8 @@ def _expected(text: str, syntax: Syntax = PYTHON_SYNTAX) -> str:
 def _source_literal(node: ast.expr) -> str:
     """The checked source of a native expected value: literals and containers of them only (no
     calls, not even value builtins; a native language has no ``set(...)``)."""
-    if _calls(node, allow_entry=False) or any(isinstance(child, ast.Call) for child in ast.walk(node)):
+    _calls(node, allow_entry=False)  # raises on names, operators and calls of non-builtin functions
+    if any(isinstance(child, ast.Call) for child in ast.walk(node)):
         raise _Unusable("calls a function")
     return ast.unparse(node)
 

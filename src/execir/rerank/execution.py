@@ -67,6 +67,7 @@ from execir.errors import ExecIRError
 from execir.execute import ExecResult, Job, Limits, Oracle, OracleConfig
 from execir.execute.decide import failed_by_tests
 from execir.execute.runtimes.base import ToolchainMissing
+from execir.languages import LANGUAGE_MODULES
 from execir.rerank.base import RerankRequest, RerankStats
 from execir.rerank.examples import SYNTAXES, Examples, extract_examples
 from execir.rerank.native_calls import NATIVE_CALL_LANGUAGES, native_suite
@@ -146,7 +147,7 @@ def main_function(program: str, language: str = "python") -> str | None:
     JavaScript and C++: the last function its unindented lines open (the language's own
     ``entry_point`` reader, as for prompts; control keywords are never names)."""
     if language in NATIVE_CALL_LANGUAGES:
-        opens = importlib.import_module(f"execir.languages.{language}").entry_point
+        opens = importlib.import_module(LANGUAGE_MODULES[language][0]).entry_point
         name = opens("\n".join(line for line in program.splitlines() if line[:1] not in (" ", "\t")))
         return name if isinstance(name, str) and name not in _KEYWORDS and not name.startswith(RESERVED_PREFIX) else None
     try:

@@ -35,8 +35,8 @@ from __future__ import annotations
 import ast
 import json
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from execir.rerank.examples import CallExample
 from execir.types import TestSuite
@@ -106,9 +106,11 @@ class NativeSuite:
     dropped: int
 
 
-def native_suite(examples: Sequence[CallExample], language: str) -> NativeSuite | None:
+@lru_cache(maxsize=1024)
+def native_suite(examples: tuple[CallExample, ...], language: str) -> NativeSuite | None:
     """The ``native`` suite of ``examples`` in ``language``; None when the language has no writer or
-    none of the examples can be written."""
+    none of the examples can be written. Cached: planning asks once per query (to count what it
+    drops) and again for each of its candidates."""
     writer = {"js": _js_check, "cpp": _cpp_check}.get(language)
     if writer is None:
         return None
