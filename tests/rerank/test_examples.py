@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from execir.rerank.examples import CallExample, extract_examples, stdio_examples
+from execir.rerank.examples import CallExample, extract_examples
+from execir.rerank.samples import stdio_examples
 from execir.types import StdioCase
 
 CALLS = [
