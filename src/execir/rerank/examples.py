@@ -30,8 +30,10 @@ language's own syntax, which parses as a Python expression once its constants ar
 (``true``/``false``, and JavaScript's ``null``); there the call and the expected value are kept as
 *source* (:func:`ast.unparse` of the checked tree, element order and duplicates preserved: C++'s
 ``{1, 1, 2}`` is a vector, not a set) for :mod:`execir.rerank.native_calls` to write in the
-language, rather than evaluated to Python values. Any other language's examples are read as
-Python's.
+language, rather than evaluated to Python values. Go and Java prompts mix their own value syntax
+with Python's; :mod:`execir.rerank.source_values` first rewrites theirs as Python's (dropping the
+types, which :mod:`execir.rerank.typed_calls` takes from each candidate's signature), then they read
+like JavaScript's (with ``nil``/``null`` as constants). Ruby's examples are read as Python's.
 """
 
 from __future__ import annotations
@@ -40,10 +42,11 @@ import ast
 import builtins
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from execir.rerank.samples import stdio_examples
+from execir.rerank.source_values import go_values, java_values
 from execir.types import StdioCase
 
 VALUE_BUILTINS = frozenset({"abs", "round", "len", "sorted", "list", "tuple", "set", "frozenset", "sum", "min", "max", "str", "int", "float", "bool"})
@@ -65,12 +68,20 @@ class Syntax:
 
     constants: tuple[tuple[str, bool | None], ...] = ()
     values: bool = True
+    translate: Callable[[str], str] | None = None
+    """Rewrites the language's value syntax as Python's before reading (:mod:`execir.rerank.source_values`)."""
+    line_comment: str = ""
+    """A prompt whose documentation is line comments (Go's ``//``): only those lines are read, unwrapped."""
+    comment_end: str = ""
+    """Ends a documentation block (``*/``): an example's expected value never runs past it."""
 
 
 PYTHON_SYNTAX = Syntax()
 SYNTAXES: dict[str, Syntax] = {
-    "js": Syntax(constants=(("true", True), ("false", False), ("null", None)), values=False),
-    "cpp": Syntax(constants=(("true", True), ("false", False)), values=False),
+    "js": Syntax(constants=(("true", True), ("false", False), ("null", None)), values=False, comment_end="*/"),
+    "cpp": Syntax(constants=(("true", True), ("false", False)), values=False, comment_end="*/"),
+    "go": Syntax(constants=(("true", True), ("false", False), ("nil", None)), values=False, translate=go_values, line_comment="//"),
+    "java": Syntax(constants=(("true", True), ("false", False), ("null", None)), values=False, translate=java_values, comment_end="*/"),
 }
 """Languages whose prompts write example values in their own syntax (others read as Python)."""
 
@@ -122,11 +133,29 @@ class _Unusable(Exception):
 
 def extract_examples(text: str, language: str = "python") -> Examples:
     """Every usable example of ``text``, a query in ``language`` (see the module docstring)."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    found, skipped = _call_examples(lines, SYNTAXES.get(language, PYTHON_SYNTAX))
+    syntax = SYNTAXES.get(language, PYTHON_SYNTAX)
+    lines = _documentation(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), syntax)
+    found, skipped = _call_examples(lines, syntax)
     calls, off_entry = _one_entry_point(found)
     stdio = tuple(dict.fromkeys(stdio_examples(text)))
     return Examples(calls, stdio, skipped + off_entry, language)
+
+
+def _documentation(lines: list[str], syntax: Syntax) -> list[str]:
+    """The lines examples are read from: a line comment's text (other lines blank) and, at the end
+    of a comment block, a blank line (the code after it is no expected value)."""
+    if syntax.line_comment:
+        marker = syntax.line_comment
+        lines = [line.strip()[len(marker):] if line.strip().startswith(marker) else "" for line in lines]
+    if not syntax.comment_end:
+        return lines
+    out: list[str] = []
+    for line in lines:
+        if syntax.comment_end in line:
+            out += [line[: line.index(syntax.comment_end)], ""]
+        else:
+            out.append(line)
+    return out
 
 
 def _one_entry_point(found: list[CallExample]) -> tuple[tuple[CallExample, ...], int]:
@@ -238,6 +267,8 @@ def _example(call_text: str, expected_text: str, syntax: Syntax) -> CallExample:
 
 
 def _parse(text: str, syntax: Syntax = PYTHON_SYNTAX) -> ast.expr:
+    if syntax.translate is not None:
+        text = syntax.translate(text).strip()
     try:
         tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):

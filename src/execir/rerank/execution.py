@@ -70,8 +70,9 @@ from execir.execute.runtimes.base import ToolchainMissing
 from execir.languages import LANGUAGE_MODULES
 from execir.rerank.base import RerankRequest, RerankStats
 from execir.rerank.examples import SYNTAXES, Examples, extract_examples
-from execir.rerank.native_calls import NATIVE_CALL_LANGUAGES, native_suite
+from execir.rerank.native_calls import NATIVE_CALL_LANGUAGES, NativeSuite, native_suite
 from execir.rerank.probes import BITS, FINGERPRINT, PROBES, probe_arguments, probe_asserts
+from execir.rerank.typed_calls import TYPED_CALL_LANGUAGES, signature, typed_suite
 from execir.tasks.livecodebench import candidate_program, lcb_limits
 from execir.types import Task, TestSuite, Verdict
 
@@ -81,7 +82,9 @@ if TYPE_CHECKING:
 CALL_LIMITS = Limits(cpu_seconds=1.0, wall_seconds=4.0)
 """Budget of one candidate on a query's call examples (a handful of calls on small inputs; there is
 no canonical to time, so the budget is fixed)."""
-CALL_LANGUAGES = frozenset({"python"}) | NATIVE_CALL_LANGUAGES
+NATIVE_LANGUAGES = NATIVE_CALL_LANGUAGES | TYPED_CALL_LANGUAGES
+"""Languages whose candidates run call examples read in their own syntax, as a native test program."""
+CALL_LANGUAGES = frozenset({"python"}) | NATIVE_LANGUAGES
 """Languages whose candidates run call examples (Python through the judge, others natively)."""
 STDIO_LANGUAGES = frozenset({"python", "cpp", "java", "go", "js", "ruby"})
 _KEYWORDS = frozenset({"if", "for", "while", "switch", "catch", "return", "function", "else"})
@@ -144,11 +147,13 @@ def names_entry_point(program: str, entry_point: str) -> bool:
 def main_function(program: str, language: str = "python") -> str | None:
     """The name of a program's last top-level function (the one a prompt asks for comes after its
     helpers), or None when it defines none or does not parse. Python: the last top-level ``def``;
-    JavaScript and C++: the last function its unindented lines open (the language's own
-    ``entry_point`` reader, as for prompts; control keywords are never names)."""
-    if language in NATIVE_CALL_LANGUAGES:
+    JavaScript, C++ and Go: the last function its unindented lines open (the language's own
+    ``entry_point`` reader, as for prompts; control keywords are never names); Java: the last
+    method the program opens (methods are indented inside their class)."""
+    if language in NATIVE_LANGUAGES:
         opens = importlib.import_module(LANGUAGE_MODULES[language][0]).entry_point
-        name = opens("\n".join(line for line in program.splitlines() if line[:1] not in (" ", "\t")))
+        lines = program.splitlines() if language == "java" else [line for line in program.splitlines() if line[:1] not in (" ", "\t")]
+        name = opens("\n".join(lines))
         return name if isinstance(name, str) and name not in _KEYWORDS and not name.startswith(RESERVED_PREFIX) else None
     try:
         tree = ast.parse(program)
@@ -176,8 +181,8 @@ def candidate_job(examples: Examples, program: str, language: str, source: str) 
     read in its own language's syntax."""
     if examples.calls and language == "python" and examples.language not in SYNTAXES and not examples.entry_point.startswith(RESERVED_PREFIX):
         return Job(program, call_suite(examples), examples.entry_point, CALL_LIMITS, language=language)
-    if examples.calls and language in NATIVE_CALL_LANGUAGES and examples.language == language:
-        native = native_suite(examples.calls, language)
+    if examples.calls and language in NATIVE_LANGUAGES and examples.language == language:
+        native = native_calls_suite(examples, language, program)
         if native is not None:
             return Job(program, native.suite, examples.entry_point, CALL_LIMITS, language=language)
     if examples.stdio and language in STDIO_LANGUAGES:
@@ -186,6 +191,16 @@ def candidate_job(examples: Examples, program: str, language: str, source: str) 
             program = candidate_program(Task("examples", "", "", "", suite, source), program)
         return Job(program, suite, "", lcb_limits(), language=language)
     return None
+
+
+def native_calls_suite(examples: Examples, language: str, program: str) -> NativeSuite | None:
+    """The native test program of a query's call examples for one candidate: JavaScript and C++
+    write the examples' own literals; Go and Java type them by the candidate's signature of the
+    entry point (None when it declares none this can read)."""
+    if language in NATIVE_CALL_LANGUAGES:
+        return native_suite(examples.calls, language)
+    declared = signature(program, language, examples.entry_point)
+    return typed_suite(examples.calls, language, declared) if declared is not None else None
 
 
 def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, programs: bool = True) -> Plan:
@@ -207,9 +222,8 @@ def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, progr
             if doc_id not in request.documents:
                 raise ExecIRError(f"exec reranker: candidate {doc_id!r} of query {query_id!r} has no document text")
         language_of = {doc_id: request.doc_language.get(doc_id) or default for doc_id in candidates}
-        if found.calls and found.language in NATIVE_CALL_LANGUAGES and found.language in language_of.values():
-            written = native_suite(found.calls, found.language)
-            unwritten += len(found.calls) if written is None else written.dropped
+        if found.calls and found.language in NATIVE_LANGUAGES and found.language in language_of.values():
+            unwritten += _unwritten(found, [request.documents[d] for d in candidates if language_of[d] == found.language])
         named = {d: names_entry_point(request.documents[d], found.entry_point) for d in candidates if found.calls and language_of[d] in CALL_LANGUAGES}
         misnamed = bool(named) and not any(named.values())
         for doc_id in candidates:
@@ -227,6 +241,16 @@ def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, progr
             else:
                 runs.append(PlannedRun(query_id, doc_id, language, job))
     return Plan(tuple(runs), not_programs, no_runner, unnamed, renamed, unwritten)
+
+
+def _unwritten(examples: Examples, programs: Sequence[str]) -> int:
+    """How many of a query's native call examples cannot be written (Go and Java: with the types of
+    the first of its candidates that declares the entry point; all of them when none does)."""
+    for program in programs:
+        if examples.language in NATIVE_CALL_LANGUAGES or signature(program, examples.language, examples.entry_point) is not None:
+            written = native_calls_suite(examples, examples.language, program)
+            return len(examples.calls) if written is None else written.dropped
+    return len(examples.calls)
 
 
 def scores_from(

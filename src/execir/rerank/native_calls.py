@@ -93,7 +93,7 @@ inline bool text(const std::string &got, const std::string &expected) { return g
 """The C++ comparison (after the program, in the tests' part of the one translation unit)."""
 
 
-class _Unwritable(Exception):
+class Unwritable(Exception):
     """A value the language has no plain literal for."""
 
 
@@ -118,7 +118,7 @@ def native_suite(examples: tuple[CallExample, ...], language: str) -> NativeSuit
     for example in examples:
         try:
             checks.append(writer(example))
-        except _Unwritable:
+        except Unwritable:
             continue
     if not checks:
         return None
@@ -126,15 +126,15 @@ def native_suite(examples: tuple[CallExample, ...], language: str) -> NativeSuit
     return NativeSuite(TestSuite(kind="native", code=code), len(checks), len(examples) - len(checks))
 
 
-def _call_parts(example: CallExample) -> tuple[str, list[ast.expr], ast.expr]:
+def call_parts(example: CallExample) -> tuple[str, list[ast.expr], ast.expr]:
     """The entry point, the argument trees and the expected tree of a plain example."""
     try:
         call = ast.parse(example.call, mode="eval").body
         expected = ast.parse(example.expected, mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        raise _Unwritable(example.call) from None
+        raise Unwritable(example.call) from None
     if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == example.entry_point) or call.keywords:
-        raise _Unwritable("not a plain call of the entry point")
+        raise Unwritable("not a plain call of the entry point")
     return example.entry_point, list(call.args), expected
 
 
@@ -142,28 +142,28 @@ def _call_parts(example: CallExample) -> tuple[str, list[ast.expr], ast.expr]:
 
 
 def _js_check(example: CallExample) -> str:
-    name, args, expected = _call_parts(example)
+    name, args, expected = call_parts(example)
     call = f"{name}({', '.join(js_literal(arg) for arg in args)})"
     return f"if (!execirSame({call}, {js_literal(expected)})) throw new Error({json.dumps('example failed: ' + call)});"
 
 
 def js_literal(node: ast.expr) -> str:
-    """JavaScript source of a literal tree (raises :class:`_Unwritable` for anything else)."""
+    """JavaScript source of a literal tree (raises :class:`Unwritable` for anything else)."""
     if isinstance(node, ast.Constant):
         value = node.value
         if value is None or isinstance(value, (bool, str)):
             return json.dumps(value)
-        return _number(value)
+        return number_source(value)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)) and isinstance(node.operand, ast.Constant):
-        return ("-" if isinstance(node.op, ast.USub) else "") + _number(node.operand.value)
+        return ("-" if isinstance(node.op, ast.USub) else "") + number_source(node.operand.value)
     if isinstance(node, (ast.List, ast.Tuple)):
         return "[" + ", ".join(js_literal(element) for element in node.elts) + "]"
     if isinstance(node, ast.Dict):
         keys = [key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None for key in node.keys]
         if any(key is None for key in keys):
-            raise _Unwritable("an object key that is not a string")
+            raise Unwritable("an object key that is not a string")
         return "{" + ", ".join(f"{json.dumps(key)}: {js_literal(value)}" for key, value in zip(keys, node.values)) + "}"
-    raise _Unwritable(type(node).__name__)
+    raise Unwritable(type(node).__name__)
 
 
 def _js_program(checks: list[str]) -> str:
@@ -175,7 +175,7 @@ def _js_program(checks: list[str]) -> str:
 
 
 def _cpp_check(example: CallExample) -> str:
-    name, args, expected = _call_parts(example)
+    name, args, expected = call_parts(example)
     call = f"{name}({', '.join(cpp_literal(arg) for arg in args)})"
     literal = cpp_literal(expected)
     if isinstance(expected, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
@@ -188,21 +188,21 @@ def _cpp_check(example: CallExample) -> str:
 
 
 def cpp_literal(node: ast.expr) -> str:
-    """C++ source of a literal tree (raises :class:`_Unwritable` for anything else)."""
+    """C++ source of a literal tree (raises :class:`Unwritable` for anything else)."""
     if isinstance(node, ast.Constant):
         value = node.value
         if isinstance(value, bool):
             return "true" if value else "false"
         if isinstance(value, str):
             return _cpp_string(value)
-        return _number(value)
+        return number_source(value)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)) and isinstance(node.operand, ast.Constant):
-        return ("-" if isinstance(node.op, ast.USub) else "") + _number(node.operand.value)
+        return ("-" if isinstance(node.op, ast.USub) else "") + number_source(node.operand.value)
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
         return "{" + ", ".join(cpp_literal(element) for element in node.elts) + "}"
     if isinstance(node, ast.Dict) and not node.keys:  # `{}` reads as an empty dict in Python
         return "{}"
-    raise _Unwritable(type(node).__name__)
+    raise Unwritable(type(node).__name__)
 
 
 def _cpp_string(text: str) -> str:
@@ -224,10 +224,10 @@ def _cpp_program(checks: list[str]) -> str:
     return f"{CPP_SAME}int main() {{\n{body}  return 0;\n}}\n"
 
 
-def _number(value: object) -> str:
+def number_source(value: object) -> str:
     """A finite int or float as source both languages read; raises for anything else."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _Unwritable(repr(value))
+        raise Unwritable(repr(value))
     if isinstance(value, float) and not math.isfinite(value):
-        raise _Unwritable(repr(value))
+        raise Unwritable(repr(value))
     return repr(value)
