@@ -196,3 +196,45 @@ def test_cpp_candidates_run_on_their_query_examples(tmp_path: Path) -> None:
     assert scores["inter"] == {"correct": 1.0, "trailing": 0.0, "no_assert": 0.0}  # the program's NDEBUG/assert never reach the tests
     assert scores["mean"] == {"float": 1.0, "int": 0.0}  # a float within tolerance; the int 2 is not 2.33
     assert extra["executed_cpp"] == 5
+
+
+# ---- Ruby ---------------------------------------------------------------------------------------
+
+RUBY_QUERY = """##
+# Write a function to count each word.
+#
+# irb> count_words("a b a")
+# => {"a" => 2, "b" => 1}
+# irb> mean([1, 2, 4])
+# => 2.3333333
+# irb> count_words("")
+# => {}
+def count_words(text)
+"""
+
+
+def test_ruby_session_examples_are_read() -> None:
+    found = extract_examples(RUBY_QUERY, "ruby")
+    assert [(e.call, e.expected) for e in found.calls] == [("count_words('a b a')", "{'a': 2, 'b': 1}"), ("count_words('')", "{}")]
+    assert found.skipped == 1  # mean: another function
+    code = _code(RUBY_QUERY, "ruby")
+    assert 'unless execir_same.call(count_words("a b a"), {"a" => 2, "b" => 1})' in code
+    assert native_suite(extract_examples('# irb> f("#{x}")\n# => 1\n', "ruby").calls, "ruby") is not None
+
+
+RUBY_PROGRAMS = {
+    "correct": "def count_words(text)\n  counts = {}\n  text.split.each { |w| counts[w] = (counts[w] || 0) + 1 }\n  counts\nend\n",
+    "ones": "def count_words(text)\n  counts = {}\n  text.split.each { |w| counts[w] = 1 }\n  counts\nend\n",
+    "forged": (
+        "class Liar\n  def ==(o) true end\n  def is_a?(k) true end\n  def class() Hash end\n  def length() 2 end\nend\n"
+        "def count_words(text)\n  Liar.new\nend\n"
+    ),
+    "exits": "def count_words(text)\n  exit!(0)\nend\n",
+}
+
+
+@pytest.mark.skipif(shutil.which("ruby") is None, reason="ruby not installed")
+def test_ruby_candidates_run_on_their_query_examples(tmp_path: Path) -> None:
+    scores, extra = _score(tmp_path, {"count": RUBY_QUERY}, {"count": RUBY_PROGRAMS}, "ruby")
+    assert scores["count"] == {"correct": 1.0, "ones": 0.0, "forged": 0.0, "exits": 0.0}  # a lying object is never asked
+    assert extra["executed_ruby"] == 4

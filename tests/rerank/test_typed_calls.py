@@ -70,6 +70,11 @@ def test_go_examples_are_read_from_line_comments_only() -> None:
     ]
 
 
+def test_go_documentation_without_comment_markers_reads_as_is() -> None:
+    query = "Sort the numbers.\n>>> SortArray([]int{3, 1})\n[1, 3]\n"  # a dataset's query: the prompt's comment text
+    assert [(e.call, e.expected) for e in extract_examples(query, "go").calls] == [("SortArray([3, 1])", "[1, 3]")]
+
+
 def test_java_last_example_stops_at_the_end_of_the_comment() -> None:
     found = extract_examples(JAVA_QUERY, "java")
     assert [(e.call, e.expected) for e in found.calls] == [("longest([])", "None"), ("longest(['a', 'bb', 'ccc'])", "'ccc'")]
@@ -163,6 +168,9 @@ def test_plan_counts_examples_no_candidate_can_type() -> None:
     )
     plan = plan_runs(request, {"q": extract_examples(query, "go")})
     assert [run.doc_id for run in plan.runs] == ["a"] and plan.unwritten == 1 and plan.without_entry_point == 1
+    misnamed = query.replace("F(", "old_name(")  # no candidate names the examples' function: each runs them under its own
+    plan = plan_runs(request, {"q": extract_examples(misnamed, "go")})
+    assert [run.doc_id for run in plan.runs] == ["a"] and plan.renamed == 2 and plan.unwritten == 1  # Other() takes no argument
 
 
 def test_main_function_of_go_and_java() -> None:

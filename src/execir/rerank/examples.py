@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from execir.rerank.samples import stdio_examples
-from execir.rerank.source_values import go_values, java_values
+from execir.rerank.source_values import go_values, java_values, ruby_values
 from execir.types import StdioCase
 
 VALUE_BUILTINS = frozenset({"abs", "round", "len", "sorted", "list", "tuple", "set", "frozenset", "sum", "min", "max", "str", "int", "float", "bool"})
@@ -71,9 +71,11 @@ class Syntax:
     translate: Callable[[str], str] | None = None
     """Rewrites the language's value syntax as Python's before reading (:mod:`execir.rerank.source_values`)."""
     line_comment: str = ""
-    """A prompt whose documentation is line comments (Go's ``//``): only those lines are read, unwrapped."""
+    """Documentation written as line comments (Go's ``//``): in a text that has them, only those lines are read, unwrapped."""
     comment_end: str = ""
     """Ends a documentation block (``*/``): an example's expected value never runs past it."""
+    session: tuple[str, str] = ("", "")
+    """The language's interactive prompt and result marker (Ruby's ``irb>`` / ``=>``), read as a doctest."""
 
 
 PYTHON_SYNTAX = Syntax()
@@ -82,6 +84,8 @@ SYNTAXES: dict[str, Syntax] = {
     "cpp": Syntax(constants=(("true", True), ("false", False)), values=False, comment_end="*/"),
     "go": Syntax(constants=(("true", True), ("false", False), ("nil", None)), values=False, translate=go_values, line_comment="//"),
     "java": Syntax(constants=(("true", True), ("false", False), ("null", None)), values=False, translate=java_values, comment_end="*/"),
+    "ruby": Syntax(constants=(("true", True), ("false", False), ("nil", None)), values=False, translate=ruby_values, line_comment="#",
+                   session=("irb>", "=>")),
 }
 """Languages whose prompts write example values in their own syntax (others read as Python)."""
 
@@ -142,11 +146,15 @@ def extract_examples(text: str, language: str = "python") -> Examples:
 
 
 def _documentation(lines: list[str], syntax: Syntax) -> list[str]:
-    """The lines examples are read from: a line comment's text (other lines blank) and, at the end
-    of a comment block, a blank line (the code after it is no expected value)."""
-    if syntax.line_comment:
-        marker = syntax.line_comment
+    """The lines examples are read from: in a text that has line comments (a whole prompt, not its
+    extracted documentation), their text with other lines blank; and at the end of a comment block,
+    a blank line (the code after it is no expected value)."""
+    marker = syntax.line_comment
+    if marker and any(line.strip().startswith(marker) for line in lines):
         lines = [line.strip()[len(marker):] if line.strip().startswith(marker) else "" for line in lines]
+    prompt, result = syntax.session
+    if prompt:
+        lines = [_session_line(line, prompt, result) for line in lines]
     if not syntax.comment_end:
         return lines
     out: list[str] = []
@@ -156,6 +164,16 @@ def _documentation(lines: list[str], syntax: Syntax) -> list[str]:
         else:
             out.append(line)
     return out
+
+
+def _session_line(line: str, prompt: str, result: str) -> str:
+    """An interactive session's line in doctest shape: ``irb> f(1)`` -> ``>>> f(1)``, ``=> 2`` -> ``2``."""
+    stripped = line.strip()
+    if stripped.startswith(prompt):
+        return ">>> " + stripped[len(prompt):].strip()
+    if stripped.startswith(result):
+        return stripped[len(result):].strip()
+    return line
 
 
 def _one_entry_point(found: list[CallExample]) -> tuple[tuple[CallExample, ...], int]:

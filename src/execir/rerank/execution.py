@@ -28,12 +28,13 @@ How a candidate is run:
   never equals a tuple (as with ``==``); dicts and sets compare without order because expected
   values are parsed literals, not printed text. A candidate that prints ``True``, exits, returns an
   object with a forged ``__eq__`` or patches builtins cannot pass.
-* **Call examples of JavaScript and C++ queries** (HumanEval-X prompts write them in the language's
-  syntax) run candidates of the query's own language as a ``native`` test program the oracle runs
-  like HumanEval-X's tests (:mod:`execir.rerank.native_calls`): every example must hold; a failing
-  candidate scores 0.0, and there is no agreement step (probes are Python calls). Examples of
-  other languages' queries (Go and Java prompts show Python-style or printed values) are read but
-  have no runner.
+* **Call examples of JavaScript, C++, Go and Java queries** (HumanEval-X prompts write them in the
+  language's syntax, or Go's and Java's partly in Python's) run candidates of the query's own
+  language as a ``native`` test program the oracle runs like HumanEval-X's tests: JavaScript and C++
+  write the examples' own literals (:mod:`execir.rerank.native_calls`), Go and Java type them by
+  each candidate's signature of the entry point (:mod:`execir.rerank.typed_calls`). Every example
+  must hold; a failing candidate scores 0.0, and there is no agreement step (probes are Python
+  calls). Ruby queries' examples are read as Python's and run only Python candidates.
 * **Sample input/output** runs candidates of any language the oracle runs stdio programs in
   (:data:`STDIO_LANGUAGES`) and compares stdout as LiveCodeBench does (``stdio_compare="tokens"``).
   Python candidates of a ``livecodebench`` request get LiveCodeBench's import prelude, as the
@@ -41,12 +42,12 @@ How a candidate is run:
 
 Not executed (scored 0.0 and counted): documents that are not programs (a task whose documents are
 text, e.g. ``c2t``), and candidates whose language has no runner for the query's examples (call
-examples run Python, and JavaScript and C++ in their own queries' language; a stdio language whose toolchain is not installed), and candidates of
+examples run Python, and JavaScript, C++, Go and Java in their own queries' language; a stdio language whose toolchain is not installed), and candidates of
 call examples whose text never names the function the examples call (:func:`names_entry_point`:
 they cannot define it, so they fail the examples without being run), unless *no* candidate of the
 query names it: the examples then misname the function (HumanEval/149's examples call
 ``list_sort`` for ``sorted_list_sum``; HumanEval-X's C++ names ``filp_case`` what its examples
-call ``flip_case``), and each Python, JavaScript or C++ candidate is run with the examples calling
+call ``flip_case``), and each Python, JavaScript, C++, Go or Java candidate is run with the examples calling
 its own last top-level function (:func:`main_function`). A candidate whose
 language the request does not give is taken as its query's language, else as Python (a program in
 another language then fails to compile: 0.0).
@@ -222,10 +223,11 @@ def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, progr
             if doc_id not in request.documents:
                 raise ExecIRError(f"exec reranker: candidate {doc_id!r} of query {query_id!r} has no document text")
         language_of = {doc_id: request.doc_language.get(doc_id) or default for doc_id in candidates}
-        if found.calls and found.language in NATIVE_LANGUAGES and found.language in language_of.values():
-            unwritten += _unwritten(found, [request.documents[d] for d in candidates if language_of[d] == found.language])
+        native = [] if not found.calls or found.language not in NATIVE_LANGUAGES else [d for d in candidates if language_of[d] == found.language]
         named = {d: names_entry_point(request.documents[d], found.entry_point) for d in candidates if found.calls and language_of[d] in CALL_LANGUAGES}
         misnamed = bool(named) and not any(named.values())
+        if native:
+            unwritten += _unwritten(found, [request.documents[d] for d in native], misnamed)
         for doc_id in candidates:
             language, program, used = language_of[doc_id], request.documents[doc_id], found
             if not named.get(doc_id, True):
@@ -243,13 +245,20 @@ def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, progr
     return Plan(tuple(runs), not_programs, no_runner, unnamed, renamed, unwritten)
 
 
-def _unwritten(examples: Examples, programs: Sequence[str]) -> int:
-    """How many of a query's native call examples cannot be written (Go and Java: with the types of
-    the first of its candidates that declares the entry point; all of them when none does)."""
+def _unwritten(examples: Examples, programs: Sequence[str], misnamed: bool) -> int:
+    """How many of a query's native call examples cannot be written: with the types of the first
+    candidate that declares the function (Go, Java; for misnamed examples, its own last function);
+    all of them when no candidate declares one."""
     for program in programs:
-        if examples.language in NATIVE_CALL_LANGUAGES or signature(program, examples.language, examples.entry_point) is not None:
-            written = native_calls_suite(examples, examples.language, program)
-            return len(examples.calls) if written is None else written.dropped
+        used = examples
+        if misnamed:
+            own = main_function(program, examples.language)
+            if own is None:
+                continue
+            used = examples.renamed(own)
+        if used.language in NATIVE_CALL_LANGUAGES or signature(program, used.language, used.entry_point) is not None:
+            written = native_calls_suite(used, used.language, program)
+            return len(used.calls) if written is None else written.dropped
     return len(examples.calls)
 
 

@@ -1,4 +1,4 @@
-"""Call examples of JavaScript and C++ queries as native test programs (pure: text in, text out).
+"""Call examples of JavaScript, C++ and Ruby queries as native test programs (pure: text in, text out).
 
 :func:`native_suite` turns a query's call examples (read in the language's syntax by
 :func:`execir.rerank.examples.extract_examples`) into a ``native`` test suite in that language,
@@ -26,6 +26,13 @@ call of the entry point with such arguments (no keyword arguments, no value buil
   ``main`` macros are undone, but a program written against this harness could still declare its
   own ``execir_examples::same`` overload; mutants and ordinary code do not).
 
+* **Ruby** (MBXP's ``irb>`` / ``=>`` examples): arrays for lists and tuples, hashes with ``=>``,
+  double-quoted strings with ``#`` escaped (no interpolation); checked by :data:`RUBY_SAME` in the
+  tests' own top-level script (MBXP's shape: ``raise`` on a mismatch): a float on either side
+  within the same tolerance (an ``Integer`` result equals an integral expectation exactly), arrays
+  element by element, hashes key by key, anything else by ``expected == got`` with the trusted
+  expected value as the receiver.
+
 A candidate passes when every written example holds; a failing candidate scores 0 (the per-example
 share the Python suite gives is not available from one native run).
 """
@@ -41,7 +48,7 @@ from functools import lru_cache
 from execir.rerank.examples import CallExample
 from execir.types import TestSuite
 
-NATIVE_CALL_LANGUAGES = frozenset({"js", "cpp"})
+NATIVE_CALL_LANGUAGES = frozenset({"js", "cpp", "ruby"})
 
 JS_SAME = """const execirSame = (got, expected) => {
     if (typeof expected === "number") {
@@ -111,7 +118,7 @@ def native_suite(examples: tuple[CallExample, ...], language: str) -> NativeSuit
     """The ``native`` suite of ``examples`` in ``language``; None when the language has no writer or
     none of the examples can be written. Cached: planning asks once per query (to count what it
     drops) and again for each of its candidates."""
-    writer = {"js": _js_check, "cpp": _cpp_check}.get(language)
+    writer = {"js": _js_check, "cpp": _cpp_check, "ruby": _ruby_check}.get(language)
     if writer is None:
         return None
     checks: list[str] = []
@@ -122,7 +129,7 @@ def native_suite(examples: tuple[CallExample, ...], language: str) -> NativeSuit
             continue
     if not checks:
         return None
-    code = _js_program(checks) if language == "js" else _cpp_program(checks)
+    code = {"js": _js_program, "cpp": _cpp_program, "ruby": _ruby_program}[language](checks)
     return NativeSuite(TestSuite(kind="native", code=code), len(checks), len(examples) - len(checks))
 
 
@@ -222,6 +229,78 @@ def _cpp_string(text: str) -> str:
 def _cpp_program(checks: list[str]) -> str:
     body = "".join(f"  {check}\n" for check in checks)
     return f"{CPP_SAME}int main() {{\n{body}  return 0;\n}}\n"
+
+
+# ---- Ruby ------------------------------------------------------------------------------------------
+
+RUBY_SAME = """execir_class = Kernel.instance_method(:class)
+execir_same = nil
+execir_same = lambda do |got, expected|
+  kind = execir_class.bind_call(got)
+  if Float === expected || (Integer === expected && kind == Float)
+    next false unless kind == Integer || kind == Float
+    next got == expected || (got.to_f - expected).abs <= [1e-6 * expected.abs, 1e-9].max
+  end
+  if Array === expected
+    next kind == Array && got.length == expected.length && expected.each_index.all? { |i| execir_same.call(got[i], expected[i]) }
+  end
+  if Hash === expected
+    next kind == Hash && got.length == expected.length && expected.all? { |k, v| got.key?(k) && execir_same.call(got[k], v) }
+  end
+  expected == got
+end
+"""
+"""The Ruby comparison (a lambda: the runner refuses tests that define methods). Classes are asked
+through ``Kernel#class`` bound to the value and ``Class#===`` (frozen by the runner), and every
+other comparison has the expected value as its receiver, so a returned object's own ``is_a?``,
+``class`` or ``==`` is never asked."""
+
+
+def _ruby_check(example: CallExample) -> str:
+    name, args, expected = call_parts(example)
+    call = f"{name}({', '.join(ruby_literal(arg) for arg in args)})"
+    return f"raise StandardError, {_ruby_string('example failed: ' + example.call)} unless execir_same.call({call}, {ruby_literal(expected)})"
+
+
+def ruby_literal(node: ast.expr) -> str:
+    """Ruby source of a literal tree (raises :class:`Unwritable` for anything else)."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if value is None:
+            return "nil"
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, str):
+            return _ruby_string(value)
+        return number_source(value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)) and isinstance(node.operand, ast.Constant):
+        return ("-" if isinstance(node.op, ast.USub) else "") + number_source(node.operand.value)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return "[" + ", ".join(ruby_literal(element) for element in node.elts) + "]"
+    if isinstance(node, ast.Dict):
+        if any(key is None for key in node.keys):
+            raise Unwritable("dict unpacking")
+        return "{" + ", ".join(f"{ruby_literal(key)} => {ruby_literal(value)}" for key, value in zip(node.keys, node.values) if key is not None) + "}"
+    raise Unwritable(type(node).__name__)
+
+
+def _ruby_string(text: str) -> str:
+    """A double-quoted Ruby string of ``text`` (``#`` escaped: no interpolation; non-ASCII as ``\\u{...}``)."""
+    out = []
+    for char in text:
+        if char in '"\\#':
+            out.append("\\" + char)
+        elif 32 <= ord(char) < 127:
+            out.append(char)
+        elif 0xD800 <= ord(char) <= 0xDFFF:
+            raise Unwritable("a lone surrogate")
+        else:
+            out.append(f"\\u{{{ord(char):x}}}")
+    return '"' + "".join(out) + '"'
+
+
+def _ruby_program(checks: list[str]) -> str:
+    return RUBY_SAME + "".join(f"{check}\n" for check in checks)
 
 
 def number_source(value: object) -> str:

@@ -1,4 +1,4 @@
-"""Go and Java example values rewritten in Python literal syntax (pure: text in, text out).
+"""Go, Java and Ruby example values rewritten in Python literal syntax (pure: text in, text out).
 
 HumanEval-X's Go and Java prompts write their examples' arguments in the language's own value
 syntax (``[]float64{1.0, 2.0}``, ``Arrays.asList(1, 2)``), in Python's (``['a', 'b']``, HumanEval's
@@ -12,6 +12,8 @@ each value back with the type the candidate's own signature declares.
   and its closing brace ``]``; an element of a slice whose type is elided (``{1, 2}`` inside
   ``[][]int{...}``) is a list too; a map literal's type (``map[K]V{``) is dropped, its braces kept
   (a Python dict).
+* :func:`ruby_values`: a hash's ``=>`` becomes ``:`` (a Python dict); Ruby's arrays, strings,
+  numbers and ``true``/``false``/``nil`` read as Python's already.
 * :func:`java_values`: ``Arrays.asList(...)``, ``List.of(...)`` and ``new ArrayList<>(...)``
   around them, array creation (``new int[]{1, 2}``), ``Optional.empty()``/``Optional.of(x)`` and
   numeric suffixes (``2L``, ``1.5f``); the printed forms ``Optional.empty`` (None) and ``Optional[x]``
@@ -71,6 +73,31 @@ def go_values(text: str) -> str:
             out.append(closers.pop() if closers else "}")
         else:
             out.append(char)
+        i += 1
+    return "".join(out)
+
+
+def ruby_values(text: str) -> str:
+    """``text`` with every ``=>`` inside braces (a hash's key-value separator) written as ``:``."""
+    out: list[str] = []
+    depth = 0
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char in "\"'":
+            end = _literal_end(text, i)
+            out.append(text[i:end])
+            i = end
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif depth > 0 and text.startswith("=>", i):
+            out.append(":")
+            i += 2
+            continue
+        out.append(char)
         i += 1
     return "".join(out)
 
