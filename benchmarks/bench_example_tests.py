@@ -25,7 +25,7 @@ from execir.dataset.spec import get_spec
 from execir.execute import Job, Limits, Oracle, OracleConfig
 from execir.rerank.base import RerankRequest
 from execir.rerank.examples import extract_examples
-from execir.rerank.execution import ExecReranker
+from execir.rerank.execution import ExecReranker, plan_runs
 from execir.tasks.multilingual import humanevalx_with_pack, native_tasks, shared_data
 from execir.types import TestSuite, Verdict
 
@@ -79,15 +79,18 @@ def compare(language: str, data: Path, workers: int) -> None:
             results = oracle.run(jobs, desc=f"{language} example_test")
         reference_seconds = time.perf_counter() - started
     reference = {f"{c.task_id}/{c.kind}": r.verdict == Verdict.PASS for c, r in zip(referenced, results)}
-    read = {q for q in prompts if extract_examples(prompts[q], language).calls}
-    both = [d for d, c in ids.items() if c.task_id in read and d in reference and d in scores.get(c.task_id, {})]
+    examples = {q: extract_examples(prompts[q], language) for q in prompts}
+    read = {q for q in prompts if examples[q].calls}
+    ran = {run.doc_id for run in plan_runs(request, examples).runs}
+    both = [d for d in ids if d in ran and d in reference]
     ours = {d: scores[ids[d].task_id][d] >= 1.0 for d in both}
     agree = sum(ours[d] == reference[d] for d in both)
     print(f"\n== {language}: {len(prompts)} tasks, {len(found)} candidates (canonical + HumanEvalPack buggy)")
     print(f"queries with examples: read from the text {len(read)}, with an example_test {len({c.task_id for c in referenced})}")
-    print(f"examples read {extra['examples']}, skipped {extra['examples_skipped']}, not writable {extra['examples_unwritten']}; candidates run {extra['candidates_executed']}")
+    print(f"examples read {extra['examples']}, skipped {extra['examples_skipped']}, not writable {extra['examples_unwritten']}; "
+          f"candidates run {extra['candidates_executed']}")
     if both:
-        print(f"verdicts on candidates both ways cover: {agree}/{len(both)} agree ({agree / len(both):.1%})")
+        print(f"candidates run both ways: {len(both)}; verdicts agree on {agree} ({agree / len(both):.1%})")
     for label, pick in (("pass the text's examples, fail example_test", lambda d: ours[d] and not reference[d]),
                         ("fail the text's examples, pass example_test", lambda d: not ours[d] and reference[d])):
         which = sorted(d for d in both if pick(d))

@@ -220,6 +220,8 @@ def test_ruby_session_examples_are_read() -> None:
     code = _code(RUBY_QUERY, "ruby")
     assert 'unless execir_same.call(count_words("a b a"), {"a" => 2, "b" => 1})' in code
     assert native_suite(extract_examples('# irb> f("#{x}")\n# => 1\n', "ruby").calls, "ruby") is not None
+    heading = "# Counting\nCount each word.\nirb> count_words('a')\n=> {'a' => 1}\n"  # a query text: one `#` line is no comment block
+    assert [e.call for e in extract_examples(heading, "ruby").calls] == ["count_words('a')"]
 
 
 RUBY_PROGRAMS = {

@@ -173,6 +173,14 @@ def test_plan_counts_examples_no_candidate_can_type() -> None:
     assert [run.doc_id for run in plan.runs] == ["a"] and plan.renamed == 2 and plan.unwritten == 1  # Other() takes no argument
 
 
+def test_examples_misnamed_in_a_comment_run_under_the_declared_function() -> None:
+    query = "// >>> grade_equation([4.0, 3])\n// ['A+', 'B']\nfunc NumericalLetterGrade(grades []float64) []string {\n"
+    program = "package main\n\n" + query + "\treturn nil\n}\n"  # the prompt's comment names grade_equation
+    request = RerankRequest(queries={"q": query}, candidates={"q": ("a",)}, documents={"a": program}, doc_language={"a": "go"}, query_language={"q": "go"})
+    plan = plan_runs(request, {"q": extract_examples(query, "go")})
+    assert plan.renamed == 1 and "NumericalLetterGrade([]float64{4.0, 3.0})" in plan.runs[0].job.tests.code
+
+
 def test_main_function_of_go_and_java() -> None:
     assert main_function("package main\nfunc helper() int { return 1 }\nfunc Solve(x int) int {\n\treturn helper()\n}\n", "go") == "Solve"
     java = "class Solution {\n    int helper(int x) { return x; }\n    public int solve(int x) {\n        return helper(x);\n    }\n}\n"

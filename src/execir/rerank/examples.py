@@ -71,7 +71,7 @@ class Syntax:
     translate: Callable[[str], str] | None = None
     """Rewrites the language's value syntax as Python's before reading (:mod:`execir.rerank.source_values`)."""
     line_comment: str = ""
-    """Documentation written as line comments (Go's ``//``): in a text that has them, only those lines are read, unwrapped."""
+    """Documentation written as line comments (Go's ``//``): in a text that is mostly them, only those lines are read, unwrapped."""
     comment_end: str = ""
     """Ends a documentation block (``*/``): an example's expected value never runs past it."""
     session: tuple[str, str] = ("", "")
@@ -146,11 +146,12 @@ def extract_examples(text: str, language: str = "python") -> Examples:
 
 
 def _documentation(lines: list[str], syntax: Syntax) -> list[str]:
-    """The lines examples are read from: in a text that has line comments (a whole prompt, not its
-    extracted documentation), their text with other lines blank; and at the end of a comment block,
+    """The lines examples are read from: in a text that is mostly line comments (a whole prompt, not
+    its extracted documentation), their text with other lines blank; and at the end of a comment block,
     a blank line (the code after it is no expected value)."""
     marker = syntax.line_comment
-    if marker and any(line.strip().startswith(marker) for line in lines):
+    commented = sum(1 for line in lines if line.strip().startswith(marker)) if marker else 0
+    if commented and commented * 2 >= sum(1 for line in lines if line.strip()):
         lines = [line.strip()[len(marker):] if line.strip().startswith(marker) else "" for line in lines]
     prompt, result = syntax.session
     if prompt:

@@ -224,7 +224,7 @@ def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, progr
                 raise ExecIRError(f"exec reranker: candidate {doc_id!r} of query {query_id!r} has no document text")
         language_of = {doc_id: request.doc_language.get(doc_id) or default for doc_id in candidates}
         native = [] if not found.calls or found.language not in NATIVE_LANGUAGES else [d for d in candidates if language_of[d] == found.language]
-        named = {d: names_entry_point(request.documents[d], found.entry_point) for d in candidates if found.calls and language_of[d] in CALL_LANGUAGES}
+        named = {d: _declares(request.documents[d], found.entry_point, language_of[d]) for d in candidates if found.calls and language_of[d] in CALL_LANGUAGES}
         misnamed = bool(named) and not any(named.values())
         if native:
             unwritten += _unwritten(found, [request.documents[d] for d in native], misnamed)
@@ -243,6 +243,15 @@ def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, progr
             else:
                 runs.append(PlannedRun(query_id, doc_id, language, job))
     return Plan(tuple(runs), not_programs, no_runner, unnamed, renamed, unwritten)
+
+
+def _declares(program: str, entry_point: str, language: str) -> bool:
+    """Whether ``program`` may define ``entry_point``: Go and Java programs must declare it (their
+    prompts' comments name the examples' function even where the code calls it otherwise), others
+    must name it (:func:`names_entry_point`)."""
+    if language in TYPED_CALL_LANGUAGES:
+        return signature(program, language, entry_point) is not None
+    return names_entry_point(program, entry_point)
 
 
 def _unwritten(examples: Examples, programs: Sequence[str], misnamed: bool) -> int:

@@ -693,4 +693,5 @@ def _java_chars(text: str, quote: str) -> str:
 
 def _java_program(checks: list[str]) -> str:
     body = "".join(f"        {check}\n" for check in checks)
-    return f"public class Main {{\n{JAVA_SAME}\n    public static void main(String[] args) throws Exception {{\n        Solution s = new Solution();\n{body}    }}\n}}\n"
+    main = "    public static void main(String[] args) throws Exception {\n        Solution s = new Solution();\n"
+    return f"public class Main {{\n{JAVA_SAME}\n{main}{body}    }}\n}}\n"
