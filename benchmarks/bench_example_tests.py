@@ -26,7 +26,7 @@ from execir.execute import Job, Limits, Oracle, OracleConfig
 from execir.rerank.base import RerankRequest
 from execir.rerank.examples import extract_examples
 from execir.rerank.execution import ExecReranker, plan_runs
-from execir.tasks.multilingual import humanevalx_with_pack, native_tasks, shared_data
+from execir.tasks.multilingual import humanevalx_go, humanevalx_with_pack, native_tasks, shared_data
 from execir.types import TestSuite, Verdict
 
 LIMITS = Limits(cpu_seconds=4.0, wall_seconds=20.0)
@@ -49,12 +49,20 @@ def candidates(language: str, data: Path) -> tuple[list[Candidate], dict[str, st
         record = records.get(task.task_id)
         prompts[task.task_id] = task.prompt
         example = ""
-        if record and record.get("example_test", "").strip() and record["test"] in task.tests:
-            example = task.tests.replace(record["test"], record["example_test"])
+        if record and record.get("example_test", "").strip():
+            example = _example_tests(language, record, task.tests)
         out.append(Candidate(task.task_id, "canonical", task.program, example))
         if task.buggy:
             out.append(Candidate(task.task_id, "buggy", task.buggy, example))
     return out, prompts
+
+
+def _example_tests(language: str, record: dict, tests: str) -> str:
+    """The task's tests with HumanEval-X's ``example_test`` in place of its ``test`` (Go: assembled
+    again, since a test file imports exactly the packages its own code uses)."""
+    if language == "go":
+        return humanevalx_go.assemble({**record, "test": record["example_test"]}, record["canonical_solution"])[1]
+    return tests.replace(record["test"], record["example_test"]) if record["test"] in tests else ""
 
 
 def compare(language: str, data: Path, workers: int) -> None:

@@ -130,6 +130,11 @@ def test_go_several_results_compare_as_a_list() -> None:
     assert "func() interface{} { r0, r1 := F(3); return []interface{}{r0, r1} }()" in code
 
 
+def test_java_map_arguments_are_typed_maps() -> None:
+    code = _code(">>> f({'a': 1, 8: 'x'})\nTrue\n", "java", Signature(("Map<Object,Object>",), ("boolean",)))
+    assert 's.f(Main.<Object, Object>execirTyped(new Object[]{"a", 1, 8, "x"})), Boolean.TRUE)' in code
+
+
 def test_java_arguments_follow_the_declared_types() -> None:
     code = _code(">>> f([1, 2], 3, 'x', 2)\n[1.5, 'a']\n", "java", Signature(("List<Long>", "double", "char", "int"), ("List<Object>",)))
     assert ("s.f(new java.util.ArrayList<Long>(java.util.Arrays.<Long>asList(1L, 2L)), 3.0, 'x', 2), "
@@ -150,7 +155,7 @@ def test_go_unwritable_examples_are_dropped(example: str, declared: Signature) -
 
 @pytest.mark.parametrize(("example", "declared"), [
     (">>> f(2.5)\n1\n", Signature(("long",), ("int",))),
-    (">>> f({'a': 1})\n1\n", Signature(("Map<String,Integer>",), ("int",))),  # maps as arguments
+    (">>> f({'a': 1.5})\n1\n", Signature(("Map<String,Integer>",), ("int",))),  # a float for an Integer value
     (">>> f([1])\n1\n", Signature(("List<? extends Number>",), ("int",))),
     (">>> f(3000000000)\n1\n", Signature(("int",), ("int",))),  # out of range
     (">>> f(1)\n1\n", Signature(("int",), ("void",))),
@@ -265,3 +270,13 @@ def test_java_candidates_run_on_their_query_examples(tmp_path: Path) -> None:
         "wrong": "import java.util.*;\nclass Solution {\n    public List<Integer> evenOdd(int n) {\n        return Arrays.asList(4, 5);\n    }\n}\n",
     }
     assert _score(tmp_path, query, programs, "java") == {"array": 1.0, "wrong": 0.0}  # a tuple equals an int[] element by element
+    keys = "/**\n >>> allKeysShort({'a': 'apple', 8: 'b'})\n false\n >>> allKeysShort({'a': 1})\n true\n */\n"
+    maps = {
+        "correct": (
+            "import java.util.*;\nclass Solution {\n    public boolean allKeysShort(Map<Object, Object> dict) {\n"
+            "        for (Object k : dict.keySet()) if (!(k instanceof String) || ((String) k).length() > 1) return false;\n"
+            "        return true;\n    }\n}\n"
+        ),
+        "always": "import java.util.*;\nclass Solution {\n    public boolean allKeysShort(Map<Object, Object> dict) {\n        return true;\n    }\n}\n",
+    }
+    assert _score(tmp_path, keys, maps, "java") == {"correct": 1.0, "always": 0.0}

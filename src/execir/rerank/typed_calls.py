@@ -6,9 +6,8 @@ which the examples read as Python literals do not (:mod:`execir.rerank.source_va
 the arguments are written with the types the candidate declares (:func:`signature`, read from the
 candidate's own text): a list argument of a ``[]float64`` parameter is ``[]float64{1.0, 2.0}``, of
 a ``List<Double>`` parameter ``new java.util.ArrayList<Double>(java.util.Arrays.<Double>asList(1.0,
-2.0))``; a value the type cannot hold (``2.5`` for an ``int``, a string for a ``[]int``), a type
-with no literal here (structs, functions, channels, Java wildcards and maps as arguments) makes the
-example unwritable (dropped and counted, as in :mod:`execir.rerank.native_calls`).
+2.0))``, a dict of a ``Map<String, Integer>`` parameter a ``LinkedHashMap`` filled in order; a value the type cannot hold (``2.5`` for an ``int``, a string for a ``[]int``), a type
+with no literal here (structs, functions, channels, Java wildcards) makes the example unwritable (dropped and counted, as in :mod:`execir.rerank.native_calls`).
 
 The expected value is written as a generic value (Go: ``int64``, ``float64``, ``string``, ``bool``,
 ``nil``, ``[]interface{}``, ``map[interface{}]interface{}``; Java: ``Long``, ``Double``, ``String``,
@@ -464,7 +463,7 @@ _JAVA_BOXED = {
     "int": "Integer", "long": "Long", "double": "Double", "float": "Float", "boolean": "Boolean", "char": "Character", "short": "Short", "byte": "Byte",
 }
 _JAVA_LISTS = ("List", "ArrayList", "Collection", "Iterable", "LinkedList", "java.util.List", "java.util.ArrayList", "java.util.Collection")
-_JAVA_MAPS = ("Map", "HashMap", "LinkedHashMap", "TreeMap", "java.util.Map", "java.util.HashMap")
+_JAVA_MAPS = ("Map", "HashMap", "LinkedHashMap", "java.util.Map", "java.util.HashMap", "java.util.LinkedHashMap")
 
 JAVA_SAME = """    static Object execirUnwrap(Object v) {
         if (v instanceof java.util.Optional) return ((java.util.Optional<?>) v).orElse(null);
@@ -544,6 +543,13 @@ JAVA_SAME = """    static Object execirUnwrap(Object v) {
         for (int i = 0; i + 1 < pairs.length; i += 2) out.put(pairs[i], pairs[i + 1]);
         return out;
     }
+
+    @SuppressWarnings("unchecked")
+    static <K, V> java.util.LinkedHashMap<K, V> execirTyped(Object[] pairs) {
+        java.util.LinkedHashMap<K, V> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i + 1 < pairs.length; i += 2) out.put((K) pairs[i], (V) pairs[i + 1]);
+        return out;
+    }
 """
 """The Java comparison and expected-value builders (static members of the tests' ``Main``)."""
 
@@ -607,6 +613,10 @@ def _java_value(node: ast.expr, kind: str) -> str:
         if not items:
             return f"new java.util.ArrayList<{element}>()"
         return f"new java.util.ArrayList<{element}>(java.util.Arrays.<{element}>asList({', '.join(items)}))"
+    if base in _JAVA_MAPS and len(arguments) == 2 and "?" not in kind and isinstance(node, ast.Dict):
+        key_kind, value_kind = arguments
+        pairs = [f"{_java_value(key, key_kind)}, {_java_value(value, value_kind)}" for key, value in _pairs(node)]
+        return f"Main.<{key_kind}, {value_kind}>execirTyped(new Object[]{{{', '.join(pairs)}}})"
     if arguments:
         raise Unwritable(f"Java type {kind}")
     if kind == "Object":
