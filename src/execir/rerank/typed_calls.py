@@ -6,8 +6,10 @@ which the examples read as Python literals do not (:mod:`execir.rerank.source_va
 the arguments are written with the types the candidate declares (:func:`signature`, read from the
 candidate's own text): a list argument of a ``[]float64`` parameter is ``[]float64{1.0, 2.0}``, of
 a ``List<Double>`` parameter ``new java.util.ArrayList<Double>(java.util.Arrays.<Double>asList(1.0,
-2.0))``, a dict of a ``Map<String, Integer>`` parameter a ``LinkedHashMap`` filled in order; a value the type cannot hold (``2.5`` for an ``int``, a string for a ``[]int``), a type
-with no literal here (structs, functions, channels, Java wildcards) makes the example unwritable (dropped and counted, as in :mod:`execir.rerank.native_calls`).
+2.0))``, a dict of a ``Map<String, Integer>`` parameter a ``LinkedHashMap`` filled in order; a
+value the type cannot hold (``2.5`` for an ``int``, a string for a ``[]int``), a type with no
+literal here (structs, functions, channels, Java wildcards) makes the example unwritable (dropped
+and counted, as in :mod:`execir.rerank.native_calls`).
 
 The expected value is written as a generic value (Go: ``int64``, ``float64``, ``string``, ``bool``,
 ``nil``, ``[]interface{}``, ``map[interface{}]interface{}``; Java: ``Long``, ``Double``, ``String``,
