@@ -186,10 +186,12 @@ def test_examples_misnamed_in_a_comment_run_under_the_declared_function() -> Non
     assert plan.renamed == 1 and "NumericalLetterGrade([]float64{4.0, 3.0})" in plan.runs[0].job.tests.code
 
 
-def test_main_function_of_go_and_java() -> None:
+def test_main_function_of_go_java_and_ruby() -> None:
     assert main_function("package main\nfunc helper() int { return 1 }\nfunc Solve(x int) int {\n\treturn helper()\n}\n", "go") == "Solve"
     java = "class Solution {\n    int helper(int x) { return x; }\n    public int solve(int x) {\n        return helper(x);\n    }\n}\n"
     assert main_function(java, "java") == "solve"
+    ruby = "def helper(x)\n  x\nend\n\ndef valid?(s)\n  def inner() 1 end\n  helper(s)\nend\n"
+    assert main_function(ruby, "ruby") == "valid?"
 
 
 # ---- real runs ----------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ comment block before a method (MBXP's prompts: an ``irb>`` example block after t
 from __future__ import annotations
 
 import dataclasses
+import re
 from functools import cache
 
 import tree_sitter
@@ -35,6 +36,15 @@ def describe(prompt: str) -> str:
     return text.describe(_lenient(prompt))
 
 
+_DEF = re.compile(r"^\s*def\s+(?:self\.)?([A-Za-z_]\w*[?!]?)")
+
+
+def entry_point(prompt: str) -> str | None:
+    """The name of the last method a prompt opens (``def min_cost(cost, m, n)``)."""
+    names = [match.group(1) for line in prompt.splitlines() if (match := _DEF.match(line))]
+    return names[-1] if names else None
+
+
 _BASE = make_language("ruby", tree_sitter_ruby.language, COMMENT_TYPES, OPERATORS, describe=describe)
 
 
@@ -45,4 +55,4 @@ def strip_comments(source: str) -> str:
 
 RUBY: Language[Program] = dataclasses.replace(_BASE, strip_comments=strip_comments)
 
-__all__ = ["RUBY", "describe", "strip_comments"]
+__all__ = ["RUBY", "describe", "entry_point", "strip_comments"]
