@@ -71,7 +71,7 @@ class Syntax:
     translate: Callable[[str], str] | None = None
     """Rewrites the language's value syntax as Python's before reading (:mod:`execir.rerank.source_values`)."""
     line_comment: str = ""
-    """Documentation written as line comments (Go's ``//``): in a text that is mostly them, only those lines are read, unwrapped."""
+    """Documentation written as line comments (Go's ``//``, Ruby's ``#``): where they hold examples, only they are read, unwrapped."""
     comment_end: str = ""
     """Ends a documentation block (``*/``): an example's expected value never runs past it."""
     session: tuple[str, str] = ("", "")
@@ -146,13 +146,15 @@ def extract_examples(text: str, language: str = "python") -> Examples:
 
 
 def _documentation(lines: list[str], syntax: Syntax) -> list[str]:
-    """The lines examples are read from: in a text that is mostly line comments (a whole prompt, not
-    its extracted documentation), their text with other lines blank; and at the end of a comment block,
-    a blank line (the code after it is no expected value)."""
+    """The lines examples are read from: in a text whose line comments hold examples (a whole prompt),
+    those comments unwrapped and every other line blank; and a blank line where a ``/* */`` block
+    ends (the code after it is no expected value)."""
     marker = syntax.line_comment
-    commented = sum(1 for line in lines if line.strip().startswith(marker)) if marker else 0
-    if commented and commented * 2 >= sum(1 for line in lines if line.strip()):
+    comments = [line.strip()[len(marker):] for line in lines if line.strip().startswith(marker)] if marker else []
+    if any(_opens_example(comment, syntax) for comment in comments):  # a whole prompt: its code is no example
         lines = [line.strip()[len(marker):] if line.strip().startswith(marker) else "" for line in lines]
+    elif comments:  # a text with a stray comment-like line (a heading): read every line as it is
+        lines = [line.strip()[len(marker):] if line.strip().startswith(marker) else line for line in lines]
     prompt, result = syntax.session
     if prompt:
         lines = [_session_line(line, prompt, result) for line in lines]
@@ -165,6 +167,19 @@ def _documentation(lines: list[str], syntax: Syntax) -> list[str]:
         else:
             out.append(line)
     return out
+
+
+def _opens_example(line: str, syntax: Syntax) -> bool:
+    """Whether ``line`` starts a doctest, a session example or an inline example."""
+    stripped = line.strip()
+    if stripped.startswith(">>>") or (syntax.session[0] and stripped.startswith(syntax.session[0])):
+        return True
+    return _opens_inline(stripped)
+
+
+def _opens_inline(stripped: str) -> bool:
+    """Whether a stripped line starts an inline example: a call with a separator, or one left open."""
+    return bool(_CALL_START.match(_PREFIX.sub("", stripped))) and (any(sep in stripped for sep in SEPARATORS) or not _brackets_closed(stripped))
 
 
 def _session_line(line: str, prompt: str, result: str) -> str:
@@ -199,7 +214,7 @@ def _call_examples(lines: list[str], syntax: Syntax) -> tuple[list[CallExample],
         stripped = lines[i].strip()
         if stripped.startswith(">>>"):
             example, i = _doctest(lines, i, syntax)
-        elif _CALL_START.match(_PREFIX.sub("", stripped)) and (any(sep in stripped for sep in SEPARATORS) or not _brackets_closed(stripped)):
+        elif _opens_inline(stripped):
             example, i = _inline(lines, i, syntax)
         else:
             i += 1
