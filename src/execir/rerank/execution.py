@@ -62,13 +62,14 @@ import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from execir.errors import ExecIRError
 from execir.execute import ExecResult, Job, Limits, Oracle, OracleConfig
 from execir.execute.decide import failed_by_tests
 from execir.execute.runtimes.base import ToolchainMissing
-from execir.languages import LANGUAGE_MODULES
+from execir.languages import LANGUAGE_MODULES, get_language
 from execir.rerank.base import RerankRequest, RerankStats
 from execir.rerank.examples import SYNTAXES, Examples, extract_examples
 from execir.rerank.native_calls import NATIVE_CALL_LANGUAGES, NativeSuite, native_suite
@@ -246,12 +247,22 @@ def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, progr
 
 
 def _declares(program: str, entry_point: str, language: str) -> bool:
-    """Whether ``program`` may define ``entry_point``: Go and Java programs must declare it (their
-    prompts' comments name the examples' function even where the code calls it otherwise), others
-    must name it (:func:`names_entry_point`)."""
+    """Whether ``program`` may define ``entry_point``. A prompt's comments name the examples'
+    function even where the code calls it otherwise (HumanEval-X's C++ examples call
+    ``incr_vector`` for ``incr_list``), so Go and Java programs must declare it and JavaScript, C++
+    and Ruby programs must name it outside their comments; Python programs must name it
+    (:func:`names_entry_point`)."""
     if language in TYPED_CALL_LANGUAGES:
         return signature(program, language, entry_point) is not None
+    if language in NATIVE_CALL_LANGUAGES:
+        return names_entry_point(_code_only(program, language), entry_point)
     return names_entry_point(program, entry_point)
+
+
+@lru_cache(maxsize=4096)
+def _code_only(program: str, language: str) -> str:
+    """``program`` without its comments (the language's own reader)."""
+    return get_language(language).strip_comments(program)
 
 
 def _unwritten(examples: Examples, programs: Sequence[str], misnamed: bool) -> int:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -130,6 +131,41 @@ def _pairs(node: ast.Dict) -> list[tuple[ast.expr, ast.expr]]:
         identity = ("number", constant) if number else (type(constant).__name__, constant)  # 1 and 1.0 are one key in Python
         entries[identity] = (entries[identity][0] if identity in entries else key, value)
     return list(entries.values())
+
+
+@dataclass(frozen=True)
+class _Spelling:
+    """How a language writes an untyped value: a sequence of element sources, a map of key-value
+    source pairs (None: no map literal), the constants, strings and numbers."""
+
+    sequence: Callable[[list[str]], str]
+    mapping: Callable[[list[tuple[str, str]]], str] | None
+    null: str
+    true: str
+    false: str
+    string: Callable[[str], str]
+    integer: Callable[[int], str]
+    real: Callable[[str], str]
+
+
+def _untyped(node: ast.expr, spelling: _Spelling) -> str:
+    """Source of a literal tree in ``spelling`` (raises :class:`Unwritable` for anything else)."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return spelling.sequence([_untyped(element, spelling) for element in node.elts])
+    if isinstance(node, ast.Dict):
+        if spelling.mapping is None or any(isinstance(key, (ast.List, ast.Tuple, ast.Dict)) for key in node.keys):
+            raise Unwritable("map")
+        return spelling.mapping([(_untyped(key, spelling), _untyped(value, spelling)) for key, value in _pairs(node)])
+    value = _constant(node)
+    if value is None:
+        return spelling.null
+    if isinstance(value, bool):
+        return spelling.true if value else spelling.false
+    if isinstance(value, str):
+        return spelling.string(value)
+    if isinstance(value, int):
+        return spelling.integer(_integer(value))
+    return spelling.real(number_source(value))
 
 
 def _integer(value: object, bits: int = 64) -> int:
@@ -349,7 +385,7 @@ def _go_check(example: CallExample, declared: Signature) -> str:
         got = call
     else:
         raise Unwritable("no result")
-    return f"if !execirSame({got}, {_go_expected(expected)}) {{\n\t\tt.Error({_go_string('example failed: ' + example.call)})\n\t}}"
+    return f"if !execirSame({got}, {_untyped(expected, GO_EXPECTED)}) {{\n\t\tt.Error({_go_string('example failed: ' + example.call)})\n\t}}"
 
 
 def _go_value(node: ast.expr, kind: str) -> str:
@@ -368,7 +404,7 @@ def _go_value(node: ast.expr, kind: str) -> str:
         pairs = [f"{_go_value(key, key_kind)}: {_go_value(value, value_kind)}" for key, value in _pairs(node)]
         return kind + "{" + ", ".join(pairs) + "}"
     if kind in ("interface{}", "any"):
-        return _go_natural(node)
+        return _untyped(node, GO_NATURAL)
     value = _constant(node)
     if kind in GO_INTS:
         if kind in ("byte", "uint8") and isinstance(value, str) and len(value) == 1 and ord(value) < 256:
@@ -393,46 +429,6 @@ def _go_value(node: ast.expr, kind: str) -> str:
     raise Unwritable(f"{value!r} as {kind}")
 
 
-def _go_natural(node: ast.expr) -> str:
-    """Go source of ``node`` as an ``interface{}`` value of its own natural type."""
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return "[]interface{}{" + ", ".join(_go_natural(element) for element in node.elts) + "}"
-    if isinstance(node, ast.Dict):
-        pairs = [f"{_go_natural(key)}: {_go_natural(value)}" for key, value in _pairs(node)]
-        return "map[interface{}]interface{}{" + ", ".join(pairs) + "}"
-    value = _constant(node)
-    if value is None:
-        return "nil"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return _go_string(value)
-    if isinstance(value, int):
-        return str(_integer(value))
-    return f"float64({number_source(value)})"
-
-
-def _go_expected(node: ast.expr) -> str:
-    """Go source of the expected value, as the generic types :data:`GO_SAME` compares."""
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return "[]interface{}{" + ", ".join(_go_expected(element) for element in node.elts) + "}"
-    if isinstance(node, ast.Dict):
-        if any(isinstance(key, (ast.List, ast.Tuple, ast.Dict)) for key in node.keys):
-            raise Unwritable("map key")
-        pairs = [f"{_go_expected(key)}: {_go_expected(value)}" for key, value in _pairs(node)]
-        return "map[interface{}]interface{}{" + ", ".join(pairs) + "}"
-    value = _constant(node)
-    if value is None:
-        return "nil"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return _go_string(value)
-    if isinstance(value, int):
-        return f"int64({_integer(value)})"
-    return f"float64({number_source(value)})"
-
-
 def _go_string(text: str) -> str:
     return '"' + "".join(_go_char(char, '"') for char in text) + '"'
 
@@ -449,6 +445,20 @@ def _go_char(char: str, quote: str) -> str:
     if 0xD800 <= ord(char) <= 0xDFFF:
         raise Unwritable("a lone surrogate")
     return f"\\U{ord(char):08x}"
+
+
+def _go_map(pairs: list[tuple[str, str]]) -> str:
+    return "map[interface{}]interface{}{" + ", ".join(f"{key}: {value}" for key, value in pairs) + "}"
+
+
+def _go_sequence(items: list[str]) -> str:
+    return "[]interface{}{" + ", ".join(items) + "}"
+
+
+GO_NATURAL = _Spelling(_go_sequence, _go_map, "nil", "true", "false", _go_string, str, lambda real: f"float64({real})")
+"""An ``interface{}`` argument: each value of its own natural Go type."""
+GO_EXPECTED = _Spelling(_go_sequence, _go_map, "nil", "true", "false", _go_string, lambda n: f"int64({n})", lambda real: f"float64({real})")
+"""An expected value, as the generic types :data:`GO_SAME` compares."""
 
 
 def _go_program(checks: list[str], package: str) -> str:
@@ -589,7 +599,7 @@ def _java_check(example: CallExample, declared: Signature) -> str:
     if declared.results == ("void",):
         raise Unwritable("no result")
     call = f"s.{name}({', '.join(_java_value(arg, kind) for arg, kind in _typed_args(args, declared))})"
-    return f"if (!execirSame({call}, {_java_expected(expected)})) throw new AssertionError({_java_string('example failed: ' + example.call)});"
+    return f"if (!execirSame({call}, {_untyped(expected, JAVA_EXPECTED)})) throw new AssertionError({_java_string('example failed: ' + example.call)});"
 
 
 def _java_generic(kind: str) -> tuple[str, list[str]]:
@@ -622,7 +632,7 @@ def _java_value(node: ast.expr, kind: str) -> str:
     if arguments:
         raise Unwritable(f"Java type {kind}")
     if kind == "Object":
-        return _java_natural(node)
+        return _untyped(node, JAVA_NATURAL)
     value = _constant(node)
     boxed = _JAVA_BOXED.get(kind, kind)
     if boxed in ("Integer", "Short", "Byte"):
@@ -641,43 +651,6 @@ def _java_value(node: ast.expr, kind: str) -> str:
     if kind in ("String", "CharSequence") and isinstance(value, str):
         return _java_string(value)
     raise Unwritable(f"{value!r} as {kind}")
-
-
-def _java_natural(node: ast.expr) -> str:
-    """Java source of ``node`` as an ``Object`` of its own natural class."""
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return "new java.util.ArrayList<Object>(java.util.Arrays.<Object>asList(" + ", ".join(f"(Object) {_java_natural(e)}" for e in node.elts) + "))"
-    value = _constant(node)
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return _java_string(value)
-    if isinstance(value, int):
-        return str(_integer(value, 32))
-    return number_source(value)
-
-
-def _java_expected(node: ast.expr) -> str:
-    """Java source of the expected value, as the generic classes :data:`JAVA_SAME` compares."""
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return "execirList(new Object[]{" + ", ".join(_java_expected(element) for element in node.elts) + "})"
-    if isinstance(node, ast.Dict):
-        if any(isinstance(key, (ast.List, ast.Tuple, ast.Dict)) for key in node.keys):
-            raise Unwritable("map key")
-        pairs = [f"{_java_expected(key)}, {_java_expected(value)}" for key, value in _pairs(node)]
-        return "execirMap(new Object[]{" + ", ".join(pairs) + "})"
-    value = _constant(node)
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "Boolean.TRUE" if value else "Boolean.FALSE"
-    if isinstance(value, str):
-        return _java_string(value)
-    if isinstance(value, int):
-        return f"Long.valueOf({_integer(value)}L)"
-    return f"Double.valueOf({number_source(value)})"
 
 
 def _java_string(text: str) -> str:
@@ -701,6 +674,24 @@ def _java_chars(text: str, quote: str) -> str:
                 unit = int.from_bytes(units[k : k + 2], "big")
                 out.append({0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x08: "\\b", 0x0C: "\\f"}.get(unit, f"\\u{unit:04x}"))
     return "".join(out)
+
+
+def _java_natural_list(items: list[str]) -> str:
+    return "new java.util.ArrayList<Object>(java.util.Arrays.<Object>asList(" + ", ".join(f"(Object) {item}" for item in items) + "))"
+
+
+def _java_int(number: int) -> str:
+    return str(_integer(number, 32))
+
+
+JAVA_NATURAL = _Spelling(_java_natural_list, None, "null", "true", "false", _java_string, _java_int, str)
+"""An ``Object`` argument: each value of its own natural class (``Integer``, ``Double``, ``ArrayList``)."""
+JAVA_EXPECTED = _Spelling(
+    lambda items: "execirList(new Object[]{" + ", ".join(items) + "})",
+    lambda pairs: "execirMap(new Object[]{" + ", ".join(f"{key}, {value}" for key, value in pairs) + "})",
+    "null", "Boolean.TRUE", "Boolean.FALSE", _java_string, lambda n: f"Long.valueOf({n}L)", lambda real: f"Double.valueOf({real})",
+)
+"""An expected value, as the generic classes :data:`JAVA_SAME` compares."""
 
 
 def _java_program(checks: list[str]) -> str:
