@@ -154,7 +154,8 @@ def main_function(program: str, language: str = "python") -> str | None:
     method the program opens (methods are indented inside their class)."""
     if language in NATIVE_LANGUAGES:
         opens = importlib.import_module(LANGUAGE_MODULES[language][0]).entry_point
-        lines = program.splitlines() if language == "java" else [line for line in program.splitlines() if line[:1] not in (" ", "\t")]
+        code = _code_only(program, language).splitlines()  # a comment's example is no declaration
+        lines = code if language == "java" else [line for line in code if line[:1] not in (" ", "\t")]
         name = opens("\n".join(lines))
         return name if isinstance(name, str) and name not in _KEYWORDS and not name.startswith(RESERVED_PREFIX) else None
     try:
