@@ -180,8 +180,9 @@ def stdio_suite(examples: Examples) -> TestSuite:
 
 def candidate_job(examples: Examples, program: str, language: str, source: str) -> Job | None:
     """The job that runs ``program`` on the examples, or None when its language has no runner for them.
-    Python candidates run call examples read as Python; a JavaScript or C++ candidate runs those
-    read in its own language's syntax."""
+    Python candidates run call examples read as Python; a JavaScript, C++, Go, Java or Ruby
+    candidate runs those read in its own language's syntax (Go and Java: typed by its signature;
+    None when none of them can be written for it)."""
     if examples.calls and language == "python" and examples.language not in SYNTAXES and not examples.entry_point.startswith(RESERVED_PREFIX):
         return Job(program, call_suite(examples), examples.entry_point, CALL_LIMITS, language=language)
     if examples.calls and language in NATIVE_LANGUAGES and examples.language == language:
