@@ -16,6 +16,7 @@ Usage (needs ../shared/data, or --data)::
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -121,7 +122,8 @@ def main() -> None:
     args = parser.parse_args()
     data = args.data or shared_data()
     if data is None:
-        raise SystemExit("bench_example_tests: no shared data (pass --data DIR holding humaneval-x/)")
+        print("bench_example_tests: skipped, ../shared/data is absent (pass --data DIR holding humaneval-x/)", file=sys.stderr)
+        return
     for language in args.languages.split(","):
         compare(language.strip(), data, args.workers)
 
