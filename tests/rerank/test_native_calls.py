@@ -200,7 +200,10 @@ def test_cpp_candidates_run_on_their_query_examples(tmp_path: Path) -> None:
 
 def test_examples_named_only_in_a_comment_are_misnamed() -> None:
     query = "Increment.\n>>> incr_vector({1, 2})\n{2, 3}\n"
-    program = "/*\n>>> incr_vector({1, 2})\n{2, 3}\n*/\n#include<vector>\nstd::vector<int> incr_list(std::vector<int> l){\n    for (int &x : l) x++;\n    return l;\n}\n"
+    program = (
+        "/*\n>>> incr_vector({1, 2})\n{2, 3}\n*/\n#include<vector>\n"
+        "std::vector<int> incr_list(std::vector<int> l){\n    for (int &x : l) x++;\n    return l;\n}\n"
+    )
     request = RerankRequest(queries={"q": query}, candidates={"q": ("a",)}, documents={"a": program}, doc_language={"a": "cpp"}, query_language={"q": "cpp"})
     plan = plan_runs(request, {"q": extract_examples(query, "cpp")})
     assert plan.renamed == 1 and "incr_list({1, 2})" in plan.runs[0].job.tests.code
