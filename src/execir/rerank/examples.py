@@ -33,7 +33,8 @@ language's own syntax, which parses as a Python expression once its constants ar
 language, rather than evaluated to Python values. Go and Java prompts mix their own value syntax
 with Python's; :mod:`execir.rerank.source_values` first rewrites theirs as Python's (dropping the
 types, which :mod:`execir.rerank.typed_calls` takes from each candidate's signature), then they read
-like JavaScript's (with ``nil``/``null`` as constants). Ruby's examples are read as Python's.
+like JavaScript's (with ``nil``/``null`` as constants). Ruby's (MBXP's ``irb>`` sessions, hashes
+with ``=>``) are rewritten the same way and written by :mod:`execir.rerank.native_calls`.
 """
 
 from __future__ import annotations

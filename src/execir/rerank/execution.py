@@ -28,13 +28,13 @@ How a candidate is run:
   never equals a tuple (as with ``==``); dicts and sets compare without order because expected
   values are parsed literals, not printed text. A candidate that prints ``True``, exits, returns an
   object with a forged ``__eq__`` or patches builtins cannot pass.
-* **Call examples of JavaScript, C++, Go and Java queries** (HumanEval-X prompts write them in the
-  language's syntax, or Go's and Java's partly in Python's) run candidates of the query's own
-  language as a ``native`` test program the oracle runs like HumanEval-X's tests: JavaScript and C++
-  write the examples' own literals (:mod:`execir.rerank.native_calls`), Go and Java type them by
-  each candidate's signature of the entry point (:mod:`execir.rerank.typed_calls`). Every example
-  must hold; a failing candidate scores 0.0, and there is no agreement step (probes are Python
-  calls). Ruby queries' examples are read as Python's and run only Python candidates.
+* **Call examples of JavaScript, C++, Go, Java and Ruby queries** (HumanEval-X and MBXP prompts
+  write them in the language's syntax, or Go's and Java's partly in Python's) run candidates of the
+  query's own language as a ``native`` test program the oracle runs like the dataset's own tests:
+  JavaScript, C++ and Ruby write the examples' own literals (:mod:`execir.rerank.native_calls`), Go
+  and Java type them by each candidate's signature of the entry point
+  (:mod:`execir.rerank.typed_calls`). Every example must hold; a failing candidate scores 0.0, and
+  there is no agreement step (probes are Python calls).
 * **Sample input/output** runs candidates of any language the oracle runs stdio programs in
   (:data:`STDIO_LANGUAGES`) and compares stdout as LiveCodeBench does (``stdio_compare="tokens"``).
   Python candidates of a ``livecodebench`` request get LiveCodeBench's import prelude, as the
@@ -42,13 +42,14 @@ How a candidate is run:
 
 Not executed (scored 0.0 and counted): documents that are not programs (a task whose documents are
 text, e.g. ``c2t``), and candidates whose language has no runner for the query's examples (call
-examples run Python, and JavaScript, C++, Go and Java in their own queries' language; a stdio language whose toolchain is not installed), and candidates of
-call examples whose text never names the function the examples call (:func:`names_entry_point`:
+examples run Python, and JavaScript, C++, Go, Java and Ruby in their own queries' language; a
+stdio language whose toolchain is not installed), and candidates of call examples whose text
+never names the function the examples call (:func:`names_entry_point`:
 they cannot define it, so they fail the examples without being run), unless *no* candidate of the
 query names it: the examples then misname the function (HumanEval/149's examples call
 ``list_sort`` for ``sorted_list_sum``; HumanEval-X's C++ names ``filp_case`` what its examples
-call ``flip_case``), and each Python, JavaScript, C++, Go or Java candidate is run with the examples calling
-its own last top-level function (:func:`main_function`). A candidate whose
+call ``flip_case``), and each Python, JavaScript, C++, Go, Java or Ruby candidate is run with the
+examples calling its own last top-level function (:func:`main_function`). A candidate whose
 language the request does not give is taken as its query's language, else as Python (a program in
 another language then fails to compile: 0.0).
 """
@@ -149,7 +150,7 @@ def names_entry_point(program: str, entry_point: str) -> bool:
 def main_function(program: str, language: str = "python") -> str | None:
     """The name of a program's last top-level function (the one a prompt asks for comes after its
     helpers), or None when it defines none or does not parse. Python: the last top-level ``def``;
-    JavaScript, C++ and Go: the last function its unindented lines open (the language's own
+    JavaScript, C++, Go and Ruby: the last function its unindented lines open (the language's own
     ``entry_point`` reader, as for prompts; control keywords are never names); Java: the last
     method the program opens (methods are indented inside their class)."""
     if language in NATIVE_LANGUAGES:
@@ -198,8 +199,8 @@ def candidate_job(examples: Examples, program: str, language: str, source: str) 
 
 
 def native_calls_suite(examples: Examples, language: str, program: str) -> NativeSuite | None:
-    """The native test program of a query's call examples for one candidate: JavaScript and C++
-    write the examples' own literals; Go and Java type them by the candidate's signature of the
+    """The native test program of a query's call examples for one candidate: JavaScript, C++ and
+    Ruby write the examples' own literals; Go and Java type them by the candidate's signature of the
     entry point (None when it declares none this can read)."""
     if language in NATIVE_CALL_LANGUAGES:
         return native_suite(examples.calls, language)
