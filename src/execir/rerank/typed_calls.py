@@ -48,9 +48,12 @@ TYPED_CALL_LANGUAGES = frozenset({"go", "java"})
 __all__ = ["TYPED_CALL_LANGUAGES", "Signature", "signature", "typed_suite"]
 
 
+@lru_cache(maxsize=4096)
 def signature(program: str, language: str, name: str) -> Signature | None:
     """The signature of the last declaration of function ``name`` in ``program`` (a Go top-level
-    ``func``, a Java method), or None when there is none or it has a form read here does not cover."""
+    ``func``, a Java method), or None when there is none or it has a form read here does not cover.
+    Cached: planning asks for each candidate whether it declares the function, what its query's
+    examples drop, and its suite."""
     try:
         if language == "go":
             return go_calls.go_signature(program, name)
