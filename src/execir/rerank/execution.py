@@ -13,7 +13,9 @@ carries (never the hidden tests). Each candidate program is run on them by the p
 3. Then candidates that fail, by the **share of examples they pass** (``exec``; ``exec:plain``
    scores them all 0.0): a prompt's examples are sometimes wrong, and the correct program still
    passes the others. Only a failure the tests decided counts; a protocol violation, an exit or a
-   load failure scores 0.0.
+   load failure scores 0.0. A native test program (below) stops at its first failing example, so
+   where no candidate of a query passes every example, each native candidate that failed them is
+   run again on each example alone (:func:`plan_partial`) and scores the share it passed.
 
 A query without usable examples scores all its candidates 0.0, so a chain keeps the previous order
 there. ``exec:plain`` is the two-group reranker: pass every example (1.0) or not (0.0).
@@ -33,8 +35,8 @@ How a candidate is run:
   query's own language as a ``native`` test program the oracle runs like the dataset's own tests:
   JavaScript, C++ and Ruby write the examples' own literals (:mod:`execir.rerank.native_calls`), Go
   and Java type them by each candidate's signature of the entry point
-  (:mod:`execir.rerank.typed_calls`). Every example must hold; a failing candidate scores 0.0, and
-  there is no agreement step (probes are Python calls).
+  (:mod:`execir.rerank.typed_calls`). Passing means every example holds; partial credit comes from
+  one-example runs (point 3), and there is no agreement step (probes are Python calls).
 * **Sample input/output** runs candidates of any language the oracle runs stdio programs in
   (:data:`STDIO_LANGUAGES`) and compares stdout as LiveCodeBench does (``stdio_compare="tokens"``).
   Python candidates of a ``livecodebench`` request get LiveCodeBench's import prelude, as the
@@ -121,6 +123,8 @@ class PlannedRun:
     doc_id: str
     language: str
     job: Job
+    examples: Examples = Examples()
+    """The examples the job runs (renamed for a misnamed query's candidate)."""
 
 
 @dataclass(frozen=True)
@@ -245,7 +249,7 @@ def plan_runs(request: RerankRequest, examples: Mapping[str, Examples], *, progr
             if job is None:
                 no_runner[language] += 1
             else:
-                runs.append(PlannedRun(query_id, doc_id, language, job))
+                runs.append(PlannedRun(query_id, doc_id, language, job, used))
     return Plan(tuple(runs), not_programs, no_runner, unnamed, renamed, unwritten)
 
 
@@ -301,6 +305,46 @@ def scores_from(
     return scores
 
 
+def plan_partial(runs: Sequence[PlannedRun], results: Sequence[ExecResult | None], source: str) -> tuple[PlannedRun, ...]:
+    """One run per example for every native candidate that failed its query's examples, in queries
+    where no candidate passed them all (pure). A native test program stops at its first failing
+    example and reports nothing the host could trust about the others, so the share of examples a
+    candidate passes comes from running each example alone; an example its language cannot write
+    for the candidate has no run. Only a FAIL is split (a program that does not compile or runs
+    out of time passes no example alone either); a query with one example has nothing to split."""
+    by_query: dict[str, list[tuple[PlannedRun, ExecResult | None]]] = {}
+    for run, result in zip(runs, results):
+        by_query.setdefault(run.query_id, []).append((run, result))
+    planned: list[PlannedRun] = []
+    for query_id, pairs in by_query.items():
+        if any(result is not None and result.verdict is Verdict.PASS for _, result in pairs):
+            continue
+        for run, result in pairs:
+            native = run.language in NATIVE_LANGUAGES and run.job.tests.kind == "native"
+            if not native or result is None or result.verdict is not Verdict.FAIL or len(run.examples.calls) < 2:
+                continue
+            for call in run.examples.calls:
+                job = candidate_job(replace(run.examples, calls=(call,), stdio=()), run.job.program, run.language, source)
+                if job is not None:
+                    planned.append(PlannedRun(query_id, run.doc_id, run.language, job, replace(run.examples, calls=(call,), stdio=())))
+    return tuple(planned)
+
+
+def partial_scores(runs: Sequence[PlannedRun], results: Sequence[ExecResult]) -> dict[str, dict[str, float]]:
+    """query id -> candidate -> the share of its one-example runs that passed, below 1.0 (a
+    candidate that failed the examples together never ties one that passed them); candidates that
+    passed none are left out (they keep 0.0) (pure)."""
+    tally: dict[str, dict[str, list[int]]] = {}
+    for run, result in zip(runs, results):
+        counts = tally.setdefault(run.query_id, {}).setdefault(run.doc_id, [0, 0])
+        counts[0] += result.verdict is Verdict.PASS
+        counts[1] += 1
+    return {
+        query_id: {doc: min(passed / total, 0.99) for doc, (passed, total) in docs.items() if passed}
+        for query_id, docs in tally.items()
+    }
+
+
 def probe_suite(entry_point: str, arguments: tuple[str, ...]) -> TestSuite:
     """The suite whose per-test booleans are a candidate's fingerprint on the probes (see :mod:`execir.rerank.probes`)."""
     return TestSuite(kind="asserts", code=FINGERPRINT, asserts=probe_asserts(entry_point, arguments))
@@ -348,6 +392,22 @@ def agreement_scores(probes: Sequence[PlannedRun], results: Sequence[ExecResult 
     return scores
 
 
+@dataclass(frozen=True)
+class Executed:
+    """What one request's runs gave."""
+
+    results: list[ExecResult | None]
+    """In the order of the planned runs; None where the language's toolchain is missing."""
+    cache_hits: int
+    missing: Counter[str]
+    """Runs left out for a missing toolchain, by language."""
+    probes: tuple[PlannedRun, ...]
+    probed: list[ExecResult]
+    partial: tuple[PlannedRun, ...]
+    """One-example runs of native candidates (:func:`plan_partial`)."""
+    partial_results: list[ExecResult]
+
+
 class ExecReranker:
     """Orders candidates by the examples their query's text shows (see the module docstring);
     ``plain`` keeps only the two groups: pass every example (1.0) or not (0.0)."""
@@ -370,26 +430,28 @@ class ExecReranker:
         examples = {query_id: extract_examples(text, request.query_language.get(query_id) or "python") for query_id, text in request.queries.items()}
         programs = self._task is None or self._task.document_kind == "code"
         plan = plan_runs(request, examples, programs=programs)
-        results, cache_hits, missing, probes, probed = self._execute(plan.runs, examples)
-        scores = scores_from(request, plan.runs, results, partial=not self.plain)
-        for query_id, agreed in agreement_scores(probes, probed).items():
+        done = self._execute(plan.runs, examples, request.source)
+        scores = scores_from(request, plan.runs, done.results, partial=not self.plain)
+        for query_id, shares in partial_scores(done.partial, done.partial_results).items():
+            scores[query_id].update(shares)
+        for query_id, agreed in agreement_scores(done.probes, done.probed).items():
             scores[query_id].update(agreed)
-        counts = _counts(request, examples, plan, results, missing)
-        counts.update(_probe_counts(probes, probed))
-        counts["cache_hits"] = cache_hits
+        counts = _counts(request, examples, plan, done.results, done.missing)
+        counts.update(_probe_counts(done.probes, done.probed))
+        counts["queries_partial"] = len({run.query_id for run in done.partial})
+        counts["candidates_partial"] = len({(run.query_id, run.doc_id) for run in done.partial})
+        counts["partial_runs"] = len(done.partial)
+        counts["cache_hits"] = done.cache_hits
         pairs = sum(len(v) for v in scores.values())
         acted_on = frozenset(q for q in request.queries if examples[q].count) if programs else frozenset()
         self._stats = RerankStats(len(scores), pairs, round(time.perf_counter() - start, 3), counts, acted_on)
         return scores
 
-    def _execute(
-        self, runs: Sequence[PlannedRun], examples: Mapping[str, Examples]
-    ) -> tuple[list[ExecResult | None], int, Counter[str], tuple[PlannedRun, ...], list[ExecResult]]:
-        """Results in the order of ``runs`` (None where the toolchain is missing), cache hits, the
-        runs left out for a missing toolchain (by language), and the probe runs with their results
-        (none for ``plain``)."""
+    def _execute(self, runs: Sequence[PlannedRun], examples: Mapping[str, Examples], source: str) -> Executed:
+        """Every run of the request, with the probe runs and the one-example runs they call for
+        (neither for ``plain``)."""
         if not runs:
-            return [], 0, Counter(), (), []
+            return Executed([], 0, Counter(), (), [], (), [])
         config = replace(self.oracle, progress=self.oracle.progress and self.progress)
         with Oracle(config) as oracle:
             usable = {language: _has_toolchain(oracle, language) for language in sorted({r.language for r in runs})}
@@ -398,9 +460,11 @@ class ExecReranker:
             results = [next(done) if usable[run.language] else None for run in runs]
             probes = () if self.plain else plan_probes(runs, results, examples)
             probed = oracle.run([run.job for run in probes], desc="exec probes") if probes else []
+            partial = () if self.plain else plan_partial(runs, results, source)
+            partial_results = oracle.run([run.job for run in partial], desc="exec one example each") if partial else []
             cache_hits = oracle.stats["cached"]
         missing = Counter(run.language for run in runs if not usable[run.language])
-        return results, cache_hits, missing, probes, probed
+        return Executed(results, cache_hits, missing, probes, probed, partial, partial_results)
 
     def stats(self) -> RerankStats:
         """Counts of the last :meth:`score` call (see :func:`_counts` for the ``extra`` keys)."""
