@@ -310,8 +310,9 @@ def plan_partial(runs: Sequence[PlannedRun], results: Sequence[ExecResult | None
     where no candidate passed them all (pure). A native test program stops at its first failing
     example and reports nothing the host could trust about the others, so the share of examples a
     candidate passes comes from running each example alone; an example its language cannot write
-    for the candidate has no run. Only a FAIL is split (a program that does not compile or runs
-    out of time passes no example alone either); a query with one example has nothing to split."""
+    for the candidate has no run. Only a FAIL is split: a program that does not compile passes no
+    example alone either, and one that ran out of time is not run again (each run could spend the
+    whole budget); a query with one example has nothing to split."""
     by_query: dict[str, list[tuple[PlannedRun, ExecResult | None]]] = {}
     for run, result in zip(runs, results):
         by_query.setdefault(run.query_id, []).append((run, result))
@@ -324,9 +325,10 @@ def plan_partial(runs: Sequence[PlannedRun], results: Sequence[ExecResult | None
             if not native or result is None or result.verdict is not Verdict.FAIL or len(run.examples.calls) < 2:
                 continue
             for call in run.examples.calls:
-                job = candidate_job(replace(run.examples, calls=(call,), stdio=()), run.job.program, run.language, source)
+                alone = replace(run.examples, calls=(call,), stdio=())
+                job = candidate_job(alone, run.job.program, run.language, source)
                 if job is not None:
-                    planned.append(PlannedRun(query_id, run.doc_id, run.language, job, replace(run.examples, calls=(call,), stdio=())))
+                    planned.append(PlannedRun(query_id, run.doc_id, run.language, job, alone))
     return tuple(planned)
 
 
