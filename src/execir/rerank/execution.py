@@ -95,6 +95,8 @@ STDIO_LANGUAGES = frozenset({"python", "cpp", "java", "go", "js", "ruby"})
 _KEYWORDS = frozenset({"if", "for", "while", "switch", "catch", "return", "function", "else"})
 RESERVED_PREFIX = "_execir_"
 """Names the comparison helper uses in the judge; an entry point with this prefix is not run."""
+BELOW_PASS = 0.99
+"""The most a candidate that failed its examples together can score (a share of them): never a pass's 1.0."""
 
 SAME = (
     "import math as _execir_math\n"
@@ -301,7 +303,7 @@ def scores_from(
         if result.verdict is Verdict.PASS:
             scores[run.query_id][run.doc_id] = 1.0
         elif partial and result.per_test and failed_by_tests(result.verdict, result.detail):
-            scores[run.query_id][run.doc_id] = min(result.per_test.count(True) / len(result.per_test), 0.99)
+            scores[run.query_id][run.doc_id] = min(result.per_test.count(True) / len(result.per_test), BELOW_PASS)
     return scores
 
 
@@ -321,8 +323,7 @@ def plan_partial(runs: Sequence[PlannedRun], results: Sequence[ExecResult | None
         if any(result is not None and result.verdict is Verdict.PASS for _, result in pairs):
             continue
         for run, result in pairs:
-            native = run.language in NATIVE_LANGUAGES and run.job.tests.kind == "native"
-            if not native or result is None or result.verdict is not Verdict.FAIL or len(run.examples.calls) < 2:
+            if run.job.tests.kind != "native" or result is None or result.verdict is not Verdict.FAIL or len(run.examples.calls) < 2:
                 continue
             for call in run.examples.calls:
                 alone = replace(run.examples, calls=(call,), stdio=())
@@ -342,7 +343,7 @@ def partial_scores(runs: Sequence[PlannedRun], results: Sequence[ExecResult]) ->
         counts[0] += result.verdict is Verdict.PASS
         counts[1] += 1
     return {
-        query_id: {doc: min(passed / total, 0.99) for doc, (passed, total) in docs.items() if passed}
+        query_id: {doc: min(passed / total, BELOW_PASS) for doc, (passed, total) in docs.items() if passed}
         for query_id, docs in tally.items()
     }
 
