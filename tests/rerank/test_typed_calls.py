@@ -190,6 +190,13 @@ def test_main_function_of_go_java_and_ruby() -> None:
     assert main_function("package main\nfunc helper() int { return 1 }\nfunc Solve(x int) int {\n\treturn helper()\n}\n", "go") == "Solve"
     java = "class Solution {\n    int helper(int x) { return x; }\n    public int solve(int x) {\n        return helper(x);\n    }\n}\n"
     assert main_function(java, "java") == "solve"
+    # a method whose last block opens like a method (HumanEval-X's filenameCheck ends in `if (t > 3) {`)
+    ends_in_if = (
+        "class Solution {\n    public String check(String s) {\n        int t = s.length();\n"
+        "        if (t > 3) {\n            return \"No\";\n        }\n        return \"Yes\";\n    }\n}\n"
+    )
+    assert main_function(ends_in_if, "java") == "check"
+    assert main_function(ends_in_if.replace("if (t > 3)", "while (t > 3)"), "java") == "check"
     ruby = "def helper(x)\n  x\nend\n\ndef valid?(s)\n  def inner() 1 end\n  helper(s)\nend\n"
     assert main_function(ruby, "ruby") == "valid?"
 
