@@ -197,6 +197,8 @@ def test_main_function_of_go_java_and_ruby() -> None:
     )
     assert main_function(ends_in_if, "java") == "check"
     assert main_function(ends_in_if.replace("if (t > 3)", "while (t > 3)"), "java") == "check"
+    unindented_cpp = "int f(int x) {\nif (x > 3) {\nreturn 1;\n}\nreturn 0;\n}\n"  # every line opens at column 0
+    assert main_function(unindented_cpp, "cpp") == "f"
     ruby = "def helper(x)\n  x\nend\n\ndef valid?(s)\n  def inner() 1 end\n  helper(s)\nend\n"
     assert main_function(ruby, "ruby") == "valid?"
 

@@ -15,6 +15,10 @@ from typing import Generic, TypeVar
 from execir.errors import ExecIRError
 from execir.mutate.edits import SpanEdit
 
+STATEMENT_KEYWORDS = frozenset({"if", "for", "while", "switch", "catch", "synchronized", "try", "do", "return", "new", "throw", "else"})
+"""C-family keywords whose lines look like a function's opening (``if (t > 3) {``) but open a
+statement: the Java and C++ signature readers skip them."""
+
 ProgramT = TypeVar("ProgramT")
 
 FAMILIES: dict[str, str] = {

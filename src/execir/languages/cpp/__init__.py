@@ -7,7 +7,7 @@ import re
 
 import tree_sitter_cpp
 
-from execir.languages.base import Language
+from execir.languages.base import STATEMENT_KEYWORDS, Language
 from execir.languages.cpp.grammar import GRAMMAR
 from execir.languages.treesitter import Program, make_language
 from execir.languages.treesitter.families import operators_for
@@ -19,8 +19,9 @@ OPERATORS = operators_for(GRAMMAR)
 
 
 def entry_point(prompt: str) -> str | None:
-    """The name of the last function a prompt opens (``float median(vector<float> l){``)."""
-    names = [match.group(1) for line in prompt.splitlines() if (match := _SIGNATURE.search(line))]
+    """The name of the last function a prompt opens (``float median(vector<float> l){``); statements
+    that open a block the same way (``if (t > 3) {``) are no functions."""
+    names = [match.group(1) for line in prompt.splitlines() if (match := _SIGNATURE.search(line)) and match.group(1) not in STATEMENT_KEYWORDS]
     return names[-1] if names else None
 
 

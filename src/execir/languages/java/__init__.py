@@ -7,15 +7,13 @@ import re
 
 import tree_sitter_java
 
-from execir.languages.base import Language, OperatorSpec
+from execir.languages.base import STATEMENT_KEYWORDS, Language, OperatorSpec
 from execir.languages.java.grammar import GRAMMAR
 from execir.languages.java.operators import equals_identity_swap
 from execir.languages.treesitter import Program, make_language
 from execir.languages.treesitter.families import operators_for
 
 _SIGNATURE = re.compile(r"(\w+)\s*\([^()]*\)\s*(?:throws [\w., ]+)?\{?\s*$")
-_STATEMENTS = frozenset({"if", "for", "while", "switch", "catch", "synchronized", "try", "do", "return", "new", "throw", "else"})
-"""Keywords whose lines look like a method's opening (``if (t > 3) {``) but open a statement."""
 
 OPERATORS = operators_for(GRAMMAR, own=(OperatorSpec("equals_identity_swap", "operator", equals_identity_swap),))
 """Every Java operator (the shared families and ``equals_identity_swap``), in name order."""
@@ -24,7 +22,7 @@ OPERATORS = operators_for(GRAMMAR, own=(OperatorSpec("equals_identity_swap", "op
 def entry_point(prompt: str) -> str | None:
     """The name of the last method a prompt opens (``public double median(List<Integer> l) {``);
     statements that open a block the same way (``if (t > 3) {``, ``while (ok) {``) are no methods."""
-    names = [match.group(1) for line in prompt.splitlines() if (match := _SIGNATURE.search(line)) and match.group(1) not in _STATEMENTS]
+    names = [match.group(1) for line in prompt.splitlines() if (match := _SIGNATURE.search(line)) and match.group(1) not in STATEMENT_KEYWORDS]
     return names[-1] if names else None
 
 
