@@ -54,7 +54,7 @@ class Verdict(str, Enum):
         return self not in (Verdict.FLAKY, Verdict.UNDECIDED)
 
 
-TestKind = Literal["check", "asserts", "stdio", "native"]
+TestKind = Literal["check", "asserts", "stdio", "native", "probe"]
 StdioCompare = Literal["exact", "tokens"]
 
 
@@ -76,6 +76,9 @@ class TestSuite:
     * ``stdio``: ``stdio_cases`` feed stdin and compare stdout.
     * ``native``: ``code`` is test code in the program's own language (HumanEval-X / MBXP form),
       compiled and run with the program; completion is proved by a per-run nonce.
+    * ``probe``: like ``native``, but ``code`` prints one marked line per probe call (its result's
+      canonical text) and ``asserts`` names the probes; the verdict's per-test booleans are a
+      digest of each probe's line (:func:`execir.execute.decide.decide_probe`), never a label.
     """
 
     __test__ = False  # not a pytest test class, despite the name

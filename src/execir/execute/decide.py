@@ -32,7 +32,9 @@ A program of another language (one sandbox run: compile, then run), first match 
 3. output cap, budgets, memory, lost sandbox, signal -> as for a call job
 4. language-native tests: non-zero exit -> FAIL; the completion record on fd 3 is not exactly the
    run's nonce (the program exited before the last check, with any status) -> FAIL; else PASS.
-   stdio: as a stdio case above.
+   stdio: as a stdio case above. Probe programs (``probe`` suites): as native tests; a PASS
+   carries, as its per-test booleans, :data:`PROBE_BITS` bits of the SHA-256 digest of each
+   probe's marked stdout line (:func:`probe_digest_bits`).
 
 Repeats: near-limit TIMEOUTs (wall-limited under budget, finished just over budget) and lost
 sandboxes are re-run; if the runs disagree the verdict is FLAKY (never a label). A canonical is
@@ -41,6 +43,7 @@ admitted only when every repeat PASSes.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -232,6 +235,38 @@ def decide_native(raw: Raw, limits: Limits) -> Decision:
     if not raw.nonce or raw.completion != f"{raw.nonce}\n".encode():
         return Decision(Verdict.FAIL, "the tests did not run to completion (no completion record)", (False,))
     return Decision(Verdict.PASS, "tests completed", (True,))
+
+
+PROBE_MARK = "@@execir-probe@@"
+"""Start of the stdout line a probe program prints for each probe: ``MARK <index> <text>``."""
+PROBE_BITS = 16
+"""Digest bits per probe: two different results collide with probability 2**-16 per probe."""
+
+
+def probe_digest_bits(stdout: bytes, probes: int) -> tuple[bool, ...]:
+    """:data:`PROBE_BITS` bits per probe of the SHA-256 digest of its line's text (the first line
+    that starts with the mark and the probe's index; ``missing`` when there is none). Lines without
+    the mark (the candidate's own output) are ignored."""
+    found: dict[int, bytes] = {}
+    for line in stdout.split(b"\n"):
+        if not line.startswith(PROBE_MARK.encode() + b" "):
+            continue
+        number, _, text = line[len(PROBE_MARK) + 1 :].partition(b" ")
+        if number.isdigit() and int(number) < probes:
+            found.setdefault(int(number), text)
+    bits: list[bool] = []
+    for index in range(probes):
+        digest = hashlib.sha256(found.get(index, b"\x00missing")).digest()
+        bits.extend((digest[bit // 8] >> (bit % 8)) & 1 == 1 for bit in range(PROBE_BITS))
+    return tuple(bits)
+
+
+def decide_probe(raw: Raw, limits: Limits, probes: int) -> Decision:
+    """Verdict of a probe program: as :func:`decide_native`; a PASS carries the probes' digest bits."""
+    decision = decide_native(raw, limits)
+    if decision.verdict is not Verdict.PASS:
+        return Decision(decision.verdict, decision.detail, None)
+    return Decision(Verdict.PASS, f"{probes} probes completed", probe_digest_bits(raw.stdout, probes))
 
 
 def decide_exec_case(raw: Raw, expected: str, limits: Limits, compare: str = "exact") -> Decision:

@@ -297,6 +297,8 @@ class Oracle:
     def _execute_on(self, slot: Slot, job: Job) -> tuple[ExecResult, bool]:
         if job.language != "python":
             return self._execute_exec(slot, job)
+        if job.tests.kind in ("native", "probe"):
+            raise ExecIRError(f"python programs take check, asserts or stdio tests, not {job.tests.kind!r}")
         broken = compile_error(job.program)
         if job.tests.kind == "stdio":
             return self._execute_stdio(slot, job, broken)
@@ -339,9 +341,11 @@ class Oracle:
                 if decisions[-1].verdict is not Verdict.PASS:
                     break
             return self._result(decide.aggregate_cases(decisions, len(job.tests.stdio_cases)), raws, job, f"{job.language} stdio", JUDGED_OUTSIDE)
-        if job.tests.kind != "native":
-            raise ExecIRError(f"{job.language} programs take native or stdio tests, not {job.tests.kind!r}")
+        if job.tests.kind not in ("native", "probe"):
+            raise ExecIRError(f"{job.language} programs take native, probe or stdio tests, not {job.tests.kind!r}")
         raw = slot.run_exec(limits, runtime.plan(toolchain, job.program, job.tests.code, limits), "", os.urandom(16).hex())
+        if job.tests.kind == "probe":
+            return self._result(decide.decide_probe(raw, limits, len(job.tests.asserts)), [raw], job, f"{job.language} probes", IN_PROCESS)
         return self._result(decide.decide_native(raw, limits), [raw], job, f"{job.language} native tests", IN_PROCESS)
 
     def _result(self, decision: decide.Decision, raws: list[Raw], job: Job, label: str, protocol: str = JUDGED_OUTSIDE) -> tuple[ExecResult, bool]:

@@ -36,7 +36,8 @@ How a candidate is run:
   JavaScript, C++ and Ruby write the examples' own literals (:mod:`execir.rerank.native_calls`), Go
   and Java type them by each candidate's signature of the entry point
   (:mod:`execir.rerank.typed_calls`). Passing means every example holds; partial credit comes from
-  one-example runs (point 3), and there is no agreement step (probes are Python calls).
+  one-example runs (point 3); agreement runs the same probes as a native ``probe`` program whose
+  printed canonical values the oracle reduces to a digest (:mod:`execir.rerank.native_probes`).
 * **Sample input/output** runs candidates of any language the oracle runs stdio programs in
   (:data:`STDIO_LANGUAGES`) and compares stdout as LiveCodeBench does (``stdio_compare="tokens"``).
   Python candidates of a ``livecodebench`` request get LiveCodeBench's import prelude, as the
@@ -76,6 +77,7 @@ from execir.languages import LANGUAGE_MODULES, get_language
 from execir.rerank.base import RerankRequest, RerankStats
 from execir.rerank.examples import SYNTAXES, Examples, extract_examples
 from execir.rerank.native_calls import NATIVE_CALL_LANGUAGES, NativeSuite, native_suite
+from execir.rerank.native_probes import PROBE_LANGUAGES, native_probe_arguments, native_probe_suite
 from execir.rerank.probes import BITS, FINGERPRINT, PROBES, probe_arguments, probe_asserts
 from execir.rerank.typed_calls import TYPED_CALL_LANGUAGES, signature, typed_suite
 from execir.tasks.livecodebench import candidate_program, lcb_limits
@@ -359,23 +361,30 @@ def plan_probes(
     """A probe run for every candidate that passed its query's call examples, where two or more did (pure)."""
     passing: dict[str, list[PlannedRun]] = {}
     for run, result in zip(runs, results):
-        if result is not None and result.verdict is Verdict.PASS and run.job.tests.kind == "asserts":
+        probed = run.job.tests.kind == "asserts" or (run.job.tests.kind == "native" and run.language in PROBE_LANGUAGES)
+        if result is not None and result.verdict is Verdict.PASS and probed:
             passing.setdefault(run.query_id, []).append(run)
     planned: list[PlannedRun] = []
     for query_id, group in passing.items():
-        arguments = probe_arguments(examples[query_id], PROBES)
-        if len(group) < 2 or not arguments:
+        if len(group) < 2:
             continue
+        arguments = probe_arguments(examples[query_id], PROBES)
         for run in group:
-            job = Job(run.job.program, probe_suite(run.job.entry_point, arguments), run.job.entry_point, CALL_LIMITS, language=run.language)
-            planned.append(PlannedRun(query_id, run.doc_id, run.language, job))
+            if run.job.tests.kind == "native":
+                suite = native_probe_suite(run.examples, run.language, run.job.program, native_probe_arguments(run.examples, run.language))
+            else:
+                suite = probe_suite(run.job.entry_point, arguments) if arguments else None
+            if suite is not None:
+                job = Job(run.job.program, suite, run.job.entry_point, CALL_LIMITS, language=run.language)
+                planned.append(PlannedRun(query_id, run.doc_id, run.language, job))
     return tuple(planned)
 
 
 def fingerprint(run: PlannedRun, result: ExecResult | None) -> tuple[bool, ...] | None:
     """The candidate's behaviour on the probes, or None when the probe run did not finish cleanly
     (a timeout, a protocol violation: the candidate then agrees with nobody)."""
-    if result is None or result.per_test is None or len(result.per_test) != len(run.job.tests.asserts):
+    expected = len(run.job.tests.asserts) * (BITS if run.job.tests.kind == "probe" else 1)
+    if result is None or result.per_test is None or len(result.per_test) != expected:
         return None
     if result.verdict is Verdict.PASS or failed_by_tests(result.verdict, result.detail):
         return result.per_test

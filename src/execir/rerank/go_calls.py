@@ -190,9 +190,15 @@ def _go_type(text: str, i: int) -> tuple[str, int]:
     return "", i
 
 
+def go_call(example: CallExample, declared: Signature) -> str:
+    """The example's call as Go source, its arguments typed by ``declared``."""
+    name, args, _ = call_parts(example)
+    return f"{name}({', '.join(_go_value(arg, kind) for arg, kind in typed_args(args, declared))})"
+
+
 def go_check(example: CallExample, declared: Signature) -> str:
-    name, args, expected = call_parts(example)
-    call = f"{name}({', '.join(_go_value(arg, kind) for arg, kind in typed_args(args, declared))})"
+    _, _, expected = call_parts(example)
+    call = go_call(example, declared)
     if len(declared.results) > 1:
         names = ", ".join(f"r{i}" for i in range(len(declared.results)))
         got = f"func() interface{{}} {{ {names} := {call}; return []interface{{}}{{{names}}} }}()"

@@ -147,11 +147,17 @@ def java_signature(program: str, name: str) -> Signature | None:
     return found
 
 
-def java_check(example: CallExample, declared: Signature) -> str:
-    name, args, expected = call_parts(example)
+def java_call(example: CallExample, declared: Signature) -> str:
+    """The example's call on the ``Solution`` instance ``s`` as Java source, its arguments typed by ``declared``."""
+    name, args, _ = call_parts(example)
     if declared.results == ("void",):
         raise Unwritable("no result")
-    call = f"s.{name}({', '.join(_java_value(arg, kind) for arg, kind in typed_args(args, declared))})"
+    return f"s.{name}({', '.join(_java_value(arg, kind) for arg, kind in typed_args(args, declared))})"
+
+
+def java_check(example: CallExample, declared: Signature) -> str:
+    _, _, expected = call_parts(example)
+    call = java_call(example, declared)
     return f"if (!execirSame({call}, {untyped(expected, JAVA_EXPECTED)})) throw new AssertionError({_java_string('example failed: ' + example.call)});"
 
 

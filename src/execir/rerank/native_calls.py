@@ -148,9 +148,15 @@ def call_parts(example: CallExample) -> tuple[str, list[ast.expr], ast.expr]:
 # ---- JavaScript ----------------------------------------------------------------------------------
 
 
+def js_call(example: CallExample) -> str:
+    """The example's call as JavaScript source."""
+    name, args, _ = call_parts(example)
+    return f"{name}({', '.join(js_literal(arg) for arg in args)})"
+
+
 def _js_check(example: CallExample) -> str:
-    name, args, expected = call_parts(example)
-    call = f"{name}({', '.join(js_literal(arg) for arg in args)})"
+    _, _, expected = call_parts(example)
+    call = js_call(example)
     return f"if (!execirSame({call}, {js_literal(expected)})) throw new Error({json.dumps('example failed: ' + call)});"
 
 
@@ -181,9 +187,15 @@ def _js_program(checks: list[str]) -> str:
 # ---- C++ -------------------------------------------------------------------------------------------
 
 
+def cpp_call(example: CallExample) -> str:
+    """The example's call as C++ source."""
+    name, args, _ = call_parts(example)
+    return f"{name}({', '.join(cpp_literal(arg) for arg in args)})"
+
+
 def _cpp_check(example: CallExample) -> str:
-    name, args, expected = call_parts(example)
-    call = f"{name}({', '.join(cpp_literal(arg) for arg in args)})"
+    _, _, expected = call_parts(example)
+    call = cpp_call(example)
     literal = cpp_literal(expected)
     if isinstance(expected, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
         return f"assert(execir_examples::same({call}, decltype({call}){literal}));"
@@ -256,9 +268,15 @@ other comparison has the expected value as its receiver, so a returned object's 
 ``class`` or ``==`` is never asked."""
 
 
+def ruby_call(example: CallExample) -> str:
+    """The example's call as Ruby source."""
+    name, args, _ = call_parts(example)
+    return f"{name}({', '.join(ruby_literal(arg) for arg in args)})"
+
+
 def _ruby_check(example: CallExample) -> str:
-    name, args, expected = call_parts(example)
-    call = f"{name}({', '.join(ruby_literal(arg) for arg in args)})"
+    _, _, expected = call_parts(example)
+    call = ruby_call(example)
     return f"raise StandardError, {_ruby_string('example failed: ' + example.call)} unless execir_same.call({call}, {ruby_literal(expected)})"
 
 

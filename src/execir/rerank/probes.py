@@ -21,12 +21,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 
+from execir.execute.decide import PROBE_BITS
 from execir.rerank.examples import CallExample, Examples
 
 PROBES = 8
 """Probes per query (at most)."""
-BITS = 16
-"""Fingerprint bits per probe: two different results collide with probability 2**-16 per probe."""
+BITS = PROBE_BITS
+"""Fingerprint bits per probe (the oracle's, so Python and native probes read alike)."""
 MAX_PROBE_CHARS = 2_000
 """A probe whose argument text is longer is left out."""
 
