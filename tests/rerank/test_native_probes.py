@@ -83,7 +83,7 @@ def test_only_passing_native_candidates_of_a_query_with_two_are_probed() -> None
     assert fingerprint(probes[0], failed) is None
 
 
-def _score(tmp_path: Path, query: str, programs: dict[str, str], language: str) -> dict[str, float]:
+def _score(tmp_path: Path, query: str, programs: dict[str, str], language: str, unclean: int = 0) -> dict[str, float]:
     request = RerankRequest(
         queries={"q": query}, candidates={"q": tuple(programs)}, documents=programs,
         doc_language=dict.fromkeys(programs, language), query_language={"q": language},
@@ -92,7 +92,7 @@ def _score(tmp_path: Path, query: str, programs: dict[str, str], language: str) 
     reranker.use_task(get_spec("t2c-full"))
     scores = reranker.score(request)["q"]
     extra = reranker.stats().extra
-    assert extra["queries_probed"] == 1 and extra["probes_unclean"] == 0 and extra["queries_split_by_probes"] == 1
+    assert extra["queries_probed"] == 1 and extra["probes_unclean"] == unclean and extra["queries_split_by_probes"] == 1
     return scores
 
 
@@ -135,6 +135,14 @@ RUBY = {
 @pytest.mark.skipif(shutil.which("node") is None, reason="node not installed")
 def test_javascript_candidates_that_agree_come_first(tmp_path: Path) -> None:
     assert _score(tmp_path, JS_QUERY, JS, "js") == AGREED
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node not installed")
+def test_a_candidate_that_exits_or_forges_a_line_on_a_probe_agrees_with_nobody(tmp_path: Path) -> None:
+    exits = {**JS, "mutant": "const add = (x, y) => {\n  if (x === 3) process.exit(0);\n  return x + y;\n};\n"}
+    assert _score(tmp_path, JS_QUERY, exits, "js", unclean=1) == AGREED
+    forged = f"const add = (x, y) => {{\n  if (x === 3) console.log('{PROBE_MARK} 0 n:6');\n  return x * y - 1;\n}};\n"
+    assert _score(tmp_path, JS_QUERY, {**JS, "mutant": forged}, "js") == AGREED  # its own lines come first only for itself
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed")

@@ -487,7 +487,7 @@ class ExecReranker:
         return {
             "name": self.name,
             "order": "pass/fail" if self.plain else "pass, then agreement on probes; fail, by the share of examples passed",
-            **({} if self.plain else {"probes": PROBES, "probe_bits": BITS}),
+            **({} if self.plain else {"probes": PROBES, "probe_bits": BITS, "native_probe_languages": sorted(PROBE_LANGUAGES)}),
             "call_limits": {"cpu_seconds": CALL_LIMITS.cpu_seconds, "wall_seconds": CALL_LIMITS.wall_seconds},
             "stdio_limits": {"cpu_seconds": lcb_limits().cpu_seconds, "wall_seconds": lcb_limits().wall_seconds},
             "float_tolerance": {"rel": 1e-6, "abs": 1e-9},
