@@ -9,16 +9,15 @@ import pytest
 from execir.dataset.spec import get_spec
 from execir.execute import ExecResult, OracleConfig
 from execir.execute.decide import failed_by_tests
+from execir.rerank.agreement import agreement_scores, plan_probes
 from execir.rerank.base import Reranker, RerankRequest
 from execir.rerank.examples import extract_examples
 from execir.rerank.execution import (
     SAME,
     ExecReranker,
-    agreement_scores,
     call_suite,
     main_function,
     names_entry_point,
-    plan_probes,
     plan_runs,
     scores_from,
 )

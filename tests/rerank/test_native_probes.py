@@ -11,9 +11,10 @@ import pytest
 from execir.dataset.spec import get_spec
 from execir.execute import OracleConfig
 from execir.execute.decide import PROBE_BITS, PROBE_MARK, probe_digest_bits
+from execir.rerank.agreement import fingerprint, plan_probes
 from execir.rerank.base import RerankRequest
 from execir.rerank.examples import extract_examples
-from execir.rerank.execution import ExecReranker, fingerprint, plan_probes, plan_runs
+from execir.rerank.execution import ExecReranker, plan_runs
 from execir.rerank.native_probes import native_probe_arguments, native_probe_suite
 
 

@@ -6,7 +6,7 @@ carries (never the hidden tests). Each candidate program is run on them by the p
 
 1. Candidates that pass every example come first (score in ``(1, 2)``).
 2. Among those, **agreement** (``exec``; off in ``exec:plain``): when two or more pass, each is run
-   on probe inputs derived from the examples (:mod:`execir.rerank.probes`) and candidates that
+   on probe inputs derived from the examples (:mod:`execir.rerank.agreement`) and candidates that
    behave alike form a group; a larger group ranks first (score ``1 + size / (passing + 1)``):
    correct programs agree with each other, each near-clone errs its own way. Equal sizes, and
    candidates within a group, keep the previous stage's order.
@@ -70,15 +70,17 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from execir.errors import ExecIRError
-from execir.execute import ExecResult, Job, Limits, Oracle, OracleConfig
+from execir.execute import ExecResult, Job, Oracle, OracleConfig
 from execir.execute.decide import failed_by_tests
 from execir.execute.runtimes.base import ToolchainMissing
 from execir.languages import LANGUAGE_MODULES, get_language
+from execir.rerank.agreement import agreement_scores, plan_probes, probe_counts
 from execir.rerank.base import RerankRequest, RerankStats
 from execir.rerank.examples import SYNTAXES, Examples, extract_examples
 from execir.rerank.native_calls import NATIVE_CALL_LANGUAGES, NativeSuite, native_suite
-from execir.rerank.native_probes import PROBE_LANGUAGES, native_probe_arguments, native_probe_suite
-from execir.rerank.probes import BITS, FINGERPRINT, PROBES, probe_arguments, probe_asserts
+from execir.rerank.native_probes import PROBE_LANGUAGES
+from execir.rerank.planned import CALL_LIMITS, PlannedRun
+from execir.rerank.probes import BITS, PROBES
 from execir.rerank.typed_calls import TYPED_CALL_LANGUAGES, signature, typed_suite
 from execir.tasks.livecodebench import candidate_program, lcb_limits
 from execir.types import Task, TestSuite, Verdict
@@ -86,9 +88,6 @@ from execir.types import Task, TestSuite, Verdict
 if TYPE_CHECKING:
     from execir.dataset.spec import TaskSpec
 
-CALL_LIMITS = Limits(cpu_seconds=1.0, wall_seconds=4.0)
-"""Budget of one candidate on a query's call examples (a handful of calls on small inputs; there is
-no canonical to time, so the budget is fixed)."""
 NATIVE_LANGUAGES = NATIVE_CALL_LANGUAGES | TYPED_CALL_LANGUAGES
 """Languages whose candidates run call examples read in their own syntax, as a native test program."""
 CALL_LANGUAGES = frozenset({"python"}) | NATIVE_LANGUAGES
@@ -117,18 +116,6 @@ SAME = (
     "    return got == expected\n"
 )
 """Setup code of every call-example suite; runs in the judge on decoded builtin values only."""
-
-
-@dataclass(frozen=True)
-class PlannedRun:
-    """One candidate to run: its query, document, language and oracle job."""
-
-    query_id: str
-    doc_id: str
-    language: str
-    job: Job
-    examples: Examples = Examples()
-    """The examples the job runs (renamed for a misnamed query's candidate)."""
 
 
 @dataclass(frozen=True)
@@ -350,60 +337,6 @@ def partial_scores(runs: Sequence[PlannedRun], results: Sequence[ExecResult]) ->
     }
 
 
-def probe_suite(entry_point: str, arguments: tuple[str, ...]) -> TestSuite:
-    """The suite whose per-test booleans are a candidate's fingerprint on the probes (see :mod:`execir.rerank.probes`)."""
-    return TestSuite(kind="asserts", code=FINGERPRINT, asserts=probe_asserts(entry_point, arguments))
-
-
-def plan_probes(
-    runs: Sequence[PlannedRun], results: Sequence[ExecResult | None], examples: Mapping[str, Examples]
-) -> tuple[PlannedRun, ...]:
-    """A probe run for every candidate that passed its query's call examples, where two or more did (pure)."""
-    passing: dict[str, list[PlannedRun]] = {}
-    for run, result in zip(runs, results):
-        probed = run.job.tests.kind == "asserts" or (run.job.tests.kind == "native" and run.language in PROBE_LANGUAGES)
-        if result is not None and result.verdict is Verdict.PASS and probed:
-            passing.setdefault(run.query_id, []).append(run)
-    planned: list[PlannedRun] = []
-    for query_id, group in passing.items():
-        if len(group) < 2:
-            continue
-        arguments = probe_arguments(examples[query_id], PROBES)
-        for run in group:
-            if run.job.tests.kind == "native":
-                suite = native_probe_suite(run.examples, run.language, run.job.program, native_probe_arguments(run.examples, run.language))
-            else:
-                suite = probe_suite(run.job.entry_point, arguments) if arguments else None
-            if suite is not None:
-                job = Job(run.job.program, suite, run.job.entry_point, CALL_LIMITS, language=run.language)
-                planned.append(PlannedRun(query_id, run.doc_id, run.language, job))
-    return tuple(planned)
-
-
-def fingerprint(run: PlannedRun, result: ExecResult | None) -> tuple[bool, ...] | None:
-    """The candidate's behaviour on the probes, or None when the probe run did not finish cleanly
-    (a timeout, a protocol violation: the candidate then agrees with nobody)."""
-    expected = len(run.job.tests.asserts) * (BITS if run.job.tests.kind == "probe" else 1)
-    if result is None or result.per_test is None or len(result.per_test) != expected:
-        return None
-    if result.verdict is Verdict.PASS or failed_by_tests(result.verdict, result.detail):
-        return result.per_test
-    return None
-
-
-def agreement_scores(probes: Sequence[PlannedRun], results: Sequence[ExecResult | None]) -> dict[str, dict[str, float]]:
-    """query id -> probed candidate -> ``1 + size / (probed + 1)``, where ``size`` is how many of
-    the query's probed candidates share the candidate's fingerprint (1 without one) (pure)."""
-    prints: dict[str, dict[str, tuple[bool, ...] | None]] = {}
-    for run, result in zip(probes, results):
-        prints.setdefault(run.query_id, {})[run.doc_id] = fingerprint(run, result)
-    scores: dict[str, dict[str, float]] = {}
-    for query_id, found in prints.items():
-        sizes = Counter(value for value in found.values() if value is not None)
-        scores[query_id] = {doc: 1.0 + (sizes[value] if value is not None else 1) / (len(found) + 1) for doc, value in found.items()}
-    return scores
-
-
 @dataclass(frozen=True)
 class Executed:
     """What one request's runs gave."""
@@ -449,7 +382,7 @@ class ExecReranker:
         for query_id, agreed in agreement_scores(done.probes, done.probed).items():
             scores[query_id].update(agreed)
         counts = _counts(request, examples, plan, done.results, done.missing)
-        counts.update(_probe_counts(done.probes, done.probed))
+        counts.update(probe_counts(done.probes, done.probed))
         counts["queries_partial"] = len({run.query_id for run in done.partial})
         counts["candidates_partial"] = len({(run.query_id, run.doc_id) for run in done.partial})
         counts["partial_runs"] = len(done.partial)
@@ -505,23 +438,6 @@ def _has_toolchain(oracle: Oracle, language: str) -> bool:
     except ToolchainMissing:
         return False
     return True
-
-
-def _probe_counts(probes: Sequence[PlannedRun], results: Sequence[ExecResult]) -> dict[str, float]:
-    """``queries_probed``, ``candidates_probed``, ``probes_unclean`` (probe runs without a
-    fingerprint) and ``queries_split_by_probes`` (queries whose probed candidates did not all agree)."""
-    groups: dict[str, set[object]] = {}
-    unclean = 0
-    for index, (run, result) in enumerate(zip(probes, results)):
-        value = fingerprint(run, result)
-        unclean += value is None
-        groups.setdefault(run.query_id, set()).add(value if value is not None else index)  # no fingerprint: a group of its own
-    return {
-        "queries_probed": len(groups),
-        "candidates_probed": len(probes),
-        "probes_unclean": unclean,
-        "queries_split_by_probes": sum(1 for values in groups.values() if len(values) > 1),
-    }
 
 
 def _counts(
