@@ -133,9 +133,17 @@ RUBY = {
 }
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node not installed")
-def test_javascript_candidates_that_agree_come_first(tmp_path: Path) -> None:
-    assert _score(tmp_path, JS_QUERY, JS, "js") == AGREED
+@pytest.mark.parametrize(("tool", "query", "programs", "language"), [
+    ("node", JS_QUERY, JS, "js"),
+    ("g++", CPP_QUERY, CPP, "cpp"),
+    ("go", GO_QUERY, GO, "go"),
+    ("javac", JAVA_QUERY, JAVA, "java"),
+    ("ruby", RUBY_QUERY, RUBY, "ruby"),
+])
+def test_candidates_that_agree_come_first(tmp_path: Path, tool: str, query: str, programs: dict[str, str], language: str) -> None:
+    if shutil.which(tool) is None:
+        pytest.skip(f"{tool} not installed")
+    assert _score(tmp_path, query, programs, language) == AGREED
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node not installed")
@@ -144,26 +152,6 @@ def test_a_candidate_that_exits_or_forges_a_line_on_a_probe_agrees_with_nobody(t
     assert _score(tmp_path, JS_QUERY, exits, "js", unclean=1) == AGREED
     forged = f"const add = (x, y) => {{\n  if (x === 3) console.log('{PROBE_MARK} 0 n:6');\n  return x * y - 1;\n}};\n"
     assert _score(tmp_path, JS_QUERY, {**JS, "mutant": forged}, "js") == AGREED  # its own lines come first only for itself
-
-
-@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed")
-def test_cpp_candidates_that_agree_come_first(tmp_path: Path) -> None:
-    assert _score(tmp_path, CPP_QUERY, CPP, "cpp") == AGREED
-
-
-@pytest.mark.skipif(shutil.which("go") is None, reason="go not installed")
-def test_go_candidates_that_agree_come_first(tmp_path: Path) -> None:
-    assert _score(tmp_path, GO_QUERY, GO, "go") == AGREED
-
-
-@pytest.mark.skipif(shutil.which("javac") is None, reason="javac not installed")
-def test_java_candidates_that_agree_come_first(tmp_path: Path) -> None:
-    assert _score(tmp_path, JAVA_QUERY, JAVA, "java") == AGREED
-
-
-@pytest.mark.skipif(shutil.which("ruby") is None, reason="ruby not installed")
-def test_ruby_candidates_that_agree_come_first(tmp_path: Path) -> None:
-    assert _score(tmp_path, RUBY_QUERY, RUBY, "ruby") == AGREED
 
 
 FLOATS_QUERY = "/**\n >>> scale(Arrays.asList(3.0, 6.0), 3.0)\n [1.0, 2.0]\n */\n"
