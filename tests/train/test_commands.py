@@ -44,6 +44,8 @@ def test_defaults_and_modes(tmp_path: Path) -> None:
     assert config.settings.init_seed == 0
     assert config_from_args(_parse(["--train", str(tmp_path), "--out", "o", "--init-seed", "seed"])).settings.init_seed is None
     assert config_from_args(_parse(["--train", str(tmp_path), "--out", "o", "--init-seed", "5"])).settings.init_seed == 5
+    assert config.trunk_epochs == 0
+    assert config_from_args(_parse(["--train", str(tmp_path), "--out", "o", "--epochs", "2", "--trunk-epochs", "1"])).trunk_epochs == 1
     with pytest.raises(SystemExit):
         _parse(["--train", "x", "--out", "o", "--init-seed", "first"])
 
@@ -59,6 +61,8 @@ def test_defaults_and_modes(tmp_path: Path) -> None:
         (["--loss", "listwise", "--group-hard", "0", "--group-easy", "0"], "--group-hard and --group-easy"),
         (["--loss", "listwise", "--group-hard", "-1"], "--group-hard and --group-easy"),
         (["--group-text", "2"], "--group-text must be at least 0 and needs --loss listwise"),
+        (["--trunk-epochs", "1"], "--trunk-epochs must be at least 0 and below --epochs"),
+        (["--epochs", "3", "--trunk-epochs", "-1"], "--trunk-epochs must be at least 0"),
     ],
 )
 def test_bad_options_are_user_errors(tmp_path: Path, argv: list[str], message: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,41 @@ def test_greedy_soup_averages_the_seeds_it_kept_and_scores_at_least_the_best_see
             expected = sum(m[key].double() for m in members) / len(members)
             assert torch.equal(value, expected.to(value.dtype)), key
     assert json.loads((out / "soup" / "execir.json").read_text())["seeds"] == training["soup_seeds"]
+
+
+def test_trunk_epochs_branch_every_seed_from_one_trained_model(inputs: tuple[Path, Path], tmp_path: Path) -> None:
+    from execir.train.model import local_weights_sha256
+
+    build, base = inputs
+    settings = TrainSettings(base=str(base), batch_size=8, max_length=32, lr=1e-3, epochs=2)
+    out = tmp_path / "branched"
+    result = train_reranker(_config(inputs, out, settings=settings, trunk_epochs=1))
+    assert result.finished and result.trunk is not None and result.trunk.path == out / "trunk"
+    training = json.loads((out / "training.json").read_text())
+    per_epoch = result.trunk.steps
+    assert training["trunk"]["epochs"] == 1 and training["trunk"]["seed"] == 0 and per_epoch > 0
+    assert [s["steps"] for s in training["seeds"]] == [per_epoch, per_epoch]  # the remaining epoch only
+    assert training["base"]["model"] == str(base) and set(training["dev"]) == {"trunk", "seed-0", "seed-1", "soup"}
+    trunk_sha = local_weights_sha256(out / "trunk")
+    for seed in (0, 1):
+        info = json.loads((out / f"seed-{seed}" / "execir.json").read_text())
+        assert info["base"]["sha256"] == trunk_sha and info["trunk"]["fingerprint"] == json.loads((out / "trunk" / "execir.json").read_text())["fingerprint"]
+    one, two = _weights(out / "seed-0"), _weights(out / "seed-1")
+    assert not torch.equal(one["classifier.weight"], two["classifier.weight"])
+    # a seed branched from the trunk is what training seed 1 alone from the trunk as --base gives, bit for bit
+    alone = train_reranker(_config(inputs, tmp_path / "alone", settings=replace(settings, base=str(out / "trunk"), epochs=1),
+                                   seeds=(1,), dev_split=None))
+    assert alone.final is not None
+    solo = _weights(tmp_path / "alone" / "seed-1")
+    assert solo.keys() == two.keys() and all(torch.equal(solo[k], two[k]) for k in two)
+    # stopped inside the trunk, resumed: the same soup
+    stopped = train_reranker(_config(inputs, tmp_path / "stop", settings=settings, trunk_epochs=1), stop_after=2)
+    assert not stopped.finished and (tmp_path / "stop" / "trunk" / "checkpoint").is_dir() and not (tmp_path / "stop" / "seed-0").exists()
+    resumed = train_reranker(_config(inputs, tmp_path / "stop", settings=settings, trunk_epochs=1, resume=True))
+    assert resumed.trunk is not None and resumed.trunk.resumed_at == 2
+    a, b = _weights(out / "soup"), _weights(tmp_path / "stop" / "soup")
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    with pytest.raises(ExecIRError, match="trained with other settings"):  # a saved trunk trained otherwise is refused
+        train_reranker(_config(inputs, out, settings=replace(settings, epochs=3), trunk_epochs=2, resume=True, dev_split=None))
+    with pytest.raises(ExecIRError, match="--trunk-epochs"):
+        _config(inputs, tmp_path / "x", settings=settings, trunk_epochs=2)

@@ -21,17 +21,18 @@ positive, the program against N counterfactuals of its own description. Pairs ar
 code-to-text folders the description comes first. Weights the base lacks (a new head, LoRA adapters) start
 from --init-seed, the same for every seed.
 
-Outputs: OUT/seed-<s>/ (one model per seed, LoRA merged), OUT/soup/ (two or more seeds: the uniform weight
-average of every seed, or with --soup greedy of the best seed on dev and each further seed, best first, whose
-addition keeps the dev score (mean exec@1, then nDCG@10) from dropping), OUT/model/ (the final model: use it
-as ce:OUT/model), OUT/{TRAINING_JSON} (provenance, pair counts, times, dev metrics, the greedy soup's trials).
-Every model folder loads with sentence_transformers.CrossEncoder and carries execir.json
-(pair_order: text-code).
+Outputs: OUT/trunk/ (with --trunk-epochs: the shared first epochs), OUT/seed-<s>/ (one model per seed, LoRA
+merged), OUT/soup/ (two or more seeds: the uniform weight average of every seed, or with --soup greedy of the
+best seed on dev and each further seed, best first, whose addition keeps the dev score (mean exec@1, then
+nDCG@10) from dropping), OUT/model/ (the final model: use it as ce:OUT/model), OUT/{TRAINING_JSON} (provenance,
+pair counts, times, dev metrics, the greedy soup's trials). Every model folder loads with
+sentence_transformers.CrossEncoder and carries execir.json (pair_order: text-code).
 
 examples:
   execir train-reranker --train data/he --task t2c-description --out models/he-ce
   execir train-reranker --train data/mbpp --out models/mbpp-ce --lora --seeds 3 --epochs 2
   execir train-reranker --train data/mbpp --out models/mbpp-g --seeds 3 --soup greedy
+  execir train-reranker --train data/mbpp --out models/mbpp-t --epochs 2 --trunk-epochs 1   # seeds branch after epoch 1
   execir train-reranker --train data/mbpp --task c2t --task t2c-description --out models/mbpp-si2 --loss listwise --group-text 3 --lr 1e-4 --epochs 2
   execir train-reranker --train data/mbpp --out models/qwen --base Qwen/Qwen3-Reranker-0.6B --lora --device cuda
   execir train-reranker --train data/he --out models/he-ce --resume          # continue an interrupted run"""
@@ -66,6 +67,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"combine the seeds' models: {', '.join(SOUPS)}; greedy averages the seeds that do not lower the "
                              "dev score, starting from the best one (default: uniform)")
     parser.add_argument("--epochs", type=int, default=1, help="epochs (default: 1)")
+    parser.add_argument("--trunk-epochs", type=int, default=0, metavar="K",
+                        help="train the first K epochs once, under the first seed (OUT/trunk), and every seed the remaining ones "
+                             "from that model, so the soup averages models that share a fine-tuned start (default: 0: every seed "
+                             "trains every epoch from the base)")
     parser.add_argument("--batch-size", type=int, default=None,
                         help=f"pairs per update (pointwise, default {POINTWISE_BATCH}) or groups per update (listwise, default {LISTWISE_BATCH})")
     parser.add_argument("--loss", default="pointwise", choices=LOSSES,
@@ -135,7 +140,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
     return RunConfig(
         datasets=tuple(args.datasets), out=args.out, settings=settings, split=args.split,
         dev_split=None if args.dev_split == "none" else args.dev_split, tasks=tuple(args.tasks),
-        seeds=tuple(range(args.seed, args.seed + args.seeds)), soup=args.soup, resume=args.resume, device=args.device,
+        seeds=tuple(range(args.seed, args.seed + args.seeds)), soup=args.soup, trunk_epochs=args.trunk_epochs, resume=args.resume, device=args.device,
         threads=args.threads, checkpoint_every=args.checkpoint_every, dev_easy=args.dev_easy, progress=progress_enabled(not args.no_progress),
     )
 
@@ -145,6 +150,8 @@ def format_result(result: TrainingResult) -> str:
     counts = result.counts
     lines = [f"pairs: {counts.pairs} ({counts.positives} positive, {counts.easy} easy, {counts.hard} hard, {counts.counterfactual} counterfactual; "
              f"{counts.queries} queries, {counts.queries_without_hard} without a hard negative, {counts.queries_without_positive} without a positive)"]
+    if result.trunk is not None:
+        lines.append(f"trunk (seed {result.trunk.seed}): {result.trunk.steps} updates, {sum(result.trunk.epoch_seconds):.1f} s")
     lines += [f"seed {r.seed}: {r.steps} updates, {sum(r.epoch_seconds):.1f} s" for r in result.seeds]
     for name, metrics in result.dev.items():
         lines += [f"dev {name} {m.folder}: " + ", ".join(f"{k} {v:.4f}" for k, v in m.means.items()) for m in metrics]

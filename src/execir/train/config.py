@@ -115,6 +115,10 @@ class RunConfig:
     """Folder task names to train on (empty: every folder)."""
     seeds: tuple[int, ...] = (0, 1)
     soup: str = "uniform"
+    trunk_epochs: int = 0
+    """Epochs trained once, under the first seed, into a shared *trunk* model from which every seed
+    then trains the remaining ``settings.epochs - trunk_epochs`` (each stage with its own warm-up and
+    decay); 0: every seed trains every epoch from the base."""
     resume: bool = False
     device: str | None = None
     threads: int | None = None
@@ -128,6 +132,8 @@ class RunConfig:
             raise ExecIRError(f"--soup must be one of {', '.join(SOUPS)}, got '{self.soup}'")
         if not self.seeds or len(set(self.seeds)) != len(self.seeds):
             raise ExecIRError(f"seeds must be distinct and at least one, got {list(self.seeds)}")
+        if not 0 <= self.trunk_epochs < self.settings.epochs:
+            raise ExecIRError(f"--trunk-epochs must be at least 0 and below --epochs ({self.settings.epochs}), got {self.trunk_epochs}")
         if self.checkpoint_every < 1:
             raise ExecIRError(f"--checkpoint-every must be at least 1, got {self.checkpoint_every}")
         if self.threads is not None and self.threads < 1:

@@ -3,6 +3,8 @@
 Output folder layout::
 
     OUT/training.json        the resolved configuration, data provenance, pair counts, times, dev metrics
+    OUT/trunk/               with --trunk-epochs K: the first K epochs, trained once under the first seed;
+                             every seed starts from it (its checkpoint/ too while it trains)
     OUT/seed-<s>/            seed s's model (LoRA merged), CrossEncoder-loadable, with execir.json;
                              OUT/seed-<s>/checkpoint/ while it trains (removed once the model is saved)
     OUT/soup/                the uniform average of the seeds' weights (two or more seeds, --soup uniform),
@@ -21,7 +23,7 @@ import os
 import shutil
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +43,7 @@ TRAINING_JSON = "training.json"
 FINAL = "model"
 SOUP = "soup"
 SOUP_TRIAL = "soup-trial"
+TRUNK = "trunk"
 CHECKPOINT = "checkpoint"
 DEV_SEED = 0
 
@@ -55,6 +58,8 @@ class SeedRun:
     epoch_seconds: tuple[float, ...]
     epoch_mean_loss: tuple[float, ...]
     resumed_at: int | None
+    counts: PairCounts = field(default_factory=PairCounts)
+    """The training items it was given."""
 
     def to_json(self) -> dict[str, Any]:
         """The run as JSON values."""
@@ -80,6 +85,25 @@ class TrainingResult:
     """The seeds averaged into OUT/soup (empty when there is no soup)."""
     greedy: GreedySoup[int] | None = None
     """The greedy soup's trials (``--soup greedy``), by seed."""
+    trunk: SeedRun | None = None
+    """The shared first epochs (``--trunk-epochs``), when trained."""
+
+
+@dataclass(frozen=True)
+class SeedJob:
+    """What one model's training needs: its seed, settings (epochs, base), where it is saved, the
+    model it starts from and, for a seed branched from a trunk, the trunk's fingerprint."""
+
+    seed: int
+    settings: TrainSettings
+    path: Path
+    start: str
+    kind: str = "seed"
+    trunk: str | None = None
+
+    def fingerprint(self, items: Sequence[Group]) -> str:
+        """What decides this model's weights (a resumed checkpoint or a saved model must match it)."""
+        return fingerprint(self.settings, self.seed, items, trunk=self.trunk)
 
 
 def pair_digest(items: Sequence[Group]) -> str:
@@ -94,9 +118,12 @@ def pair_digest(items: Sequence[Group]) -> str:
     return digest.hexdigest()
 
 
-def fingerprint(settings: TrainSettings, seed: int, items: Sequence[Group]) -> str:
-    """What decides a seed's weights: settings, seed and training items."""
-    return hashlib.sha256(json.dumps({"settings": settings.to_json(), "seed": seed, "pairs": pair_digest(items)}, sort_keys=True).encode()).hexdigest()
+def fingerprint(settings: TrainSettings, seed: int, items: Sequence[Group], *, trunk: str | None = None) -> str:
+    """What decides a seed's weights: settings, seed, training items and the trunk it starts from."""
+    data: dict[str, Any] = {"settings": settings.to_json(), "seed": seed, "pairs": pair_digest(items)}
+    if trunk is not None:
+        data["trunk"] = trunk
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 
 Rankings = dict[str, dict[str, tuple[str, ...]]]
@@ -162,16 +189,25 @@ def train_reranker(config: RunConfig, *, stop_after: int | None = None) -> Train
     runs: list[SeedRun] = []
     counts = PairCounts()
     identity: BaseIdentity | None = None
-    for seed in config.seeds:
-        pairs, counts = seed_items(folders, seed, config.settings, mined, mined_easy)
-        if not pairs:
-            raise ExecIRError(f"no training pairs in split '{config.split}' ({counts.queries} queries, {counts.queries_without_positive} without a positive)")
-        run, identity = _train_seed(config, folders, pairs, seed, runtime["device"], stop_after)
+    trunk: SeedRun | None = None
+    jobs = [SeedJob(seed, config.settings, config.out / f"seed-{seed}", config.settings.base) for seed in config.seeds]
+    if config.trunk_epochs:
+        trunk_job = SeedJob(config.seeds[0], replace(config.settings, epochs=config.trunk_epochs), config.out / TRUNK, config.settings.base, kind="trunk")
+        trunk, identity, trunk_print = _train_job(config, folders, trunk_job, mined, mined_easy, runtime["device"], stop_after)
+        if trunk is None:
+            return TrainingResult(config.out, None, (), PairCounts(), {}, time.perf_counter() - started, finished=False)
+        branch = replace(config.settings, epochs=config.settings.epochs - config.trunk_epochs)
+        jobs = [replace(job, settings=branch, start=str(trunk.path), trunk=trunk_print) for job in jobs]
+    for job in jobs:
+        run, seed_identity, _ = _train_job(config, folders, job, mined, mined_easy, runtime["device"], stop_after)
+        identity = identity or seed_identity
         if run is None:
-            return TrainingResult(config.out, None, tuple(runs), counts, {}, time.perf_counter() - started, finished=False)
+            return TrainingResult(config.out, None, tuple(runs), counts, {}, time.perf_counter() - started, finished=False, trunk=trunk)
         runs.append(run)
+        counts = run.counts
     devs = _dev_sets(config, folders)
-    seed_dev = {r.path.name: _evaluate(config, r.path, devs, runtime["device"]) for r in runs} if devs else {}
+    evaluated = [trunk, *runs] if trunk is not None else runs
+    seed_dev = {r.path.name: _evaluate(config, r.path, devs, runtime["device"]) for r in evaluated} if devs else {}
     greedy: GreedySoup[int] | None = None
     soup_dev: list[DevMetrics] | None = None
     if _souped(config, runs) and config.soup == "greedy":
@@ -182,7 +218,8 @@ def train_reranker(config: RunConfig, *, stop_after: int | None = None) -> Train
     if devs and _souped(config, runs):
         dev[SOUP] = soup_dev if soup_dev is not None else _evaluate(config, config.out / SOUP, devs, runtime["device"])
     soup_seeds = tuple(r.seed for r in members) if _souped(config, runs) else ()
-    result = TrainingResult(config.out, final, tuple(runs), counts, dev, time.perf_counter() - started, finished=True, soup_seeds=soup_seeds, greedy=greedy)
+    result = TrainingResult(config.out, final, tuple(runs), counts, dev, time.perf_counter() - started, finished=True, soup_seeds=soup_seeds,
+                            greedy=greedy, trunk=trunk)
     atomic_write_bytes(config.out / TRAINING_JSON, json_bytes(_training_json(config, folders, result, identity, runtime)))
     return result
 
@@ -206,32 +243,36 @@ def _provenance(config: RunConfig, folders: Sequence[Folder], identity: BaseIden
     }
 
 
-def _train_seed(
-    config: RunConfig, folders: Sequence[Folder], pairs: list[Group], seed: int, device: str, stop_after: int | None
-) -> tuple[SeedRun | None, BaseIdentity]:
-    """Train (or, when already saved, read back) one seed's model; None when stopped early."""
-    settings = config.settings
-    path = config.out / f"seed-{seed}"
+def _train_job(
+    config: RunConfig, folders: Sequence[Folder], job: SeedJob, mined: Rankings, mined_easy: Rankings | None, device: str, stop_after: int | None
+) -> tuple[SeedRun | None, BaseIdentity, str]:
+    """Train (or, when already saved, read back) one model; None when stopped early. Also returns the
+    identity of the model it started from and its fingerprint."""
+    items, counts = seed_items(folders, job.seed, job.settings, mined, mined_easy)
+    if not items:
+        raise ExecIRError(f"no training pairs in split '{config.split}' ({counts.queries} queries, {counts.queries_without_positive} without a positive)")
+    settings, path, job_print = job.settings, job.path, job.fingerprint(items)
     if config.resume and is_complete(path):
         info = read_info(path)
-        if info.get("fingerprint") != fingerprint(settings, seed, pairs):
+        if info.get("fingerprint") != job_print:
             raise ExecIRError(f"{path}: trained with other settings or data; start a new output folder")
         done = info["loop"]
-        saved = SeedRun(seed, path, done["steps"], tuple(done["epoch_seconds"]), tuple(done["epoch_mean_loss"]), done["resumed_at"])
-        return saved, BaseIdentity.of(info["base"])
-    model, tokenizer, identity = load_base(settings.base, revision=settings.revision, init_seed=settings.init_seed_for(seed))
+        saved = SeedRun(job.seed, path, done["steps"], tuple(done["epoch_seconds"]), tuple(done["epoch_mean_loss"]), done["resumed_at"], counts)
+        return saved, BaseIdentity.of(info["base"]), job_print
+    model, tokenizer, identity = load_base(job.start, revision=settings.revision if job.trunk is None else None, init_seed=settings.init_seed_for(job.seed))
     if settings.mode == "lora":
         model = add_lora(model, settings.lora)
-    plan = LoopPlan(path / CHECKPOINT, fingerprint(settings, seed, pairs), config.checkpoint_every, config.resume, stop_after, config.progress)
-    loop: LoopResult = train_loop(model, tokenizer, pairs, settings, seed=seed, device=device, plan=plan)
+    plan = LoopPlan(path / CHECKPOINT, job_print, config.checkpoint_every, config.resume, stop_after, config.progress)
+    loop: LoopResult = train_loop(model, tokenizer, items, settings, seed=job.seed, device=device, plan=plan)
     if not loop.finished:
-        return None, identity
-    run = SeedRun(seed, path, loop.steps, loop.epoch_seconds, loop.epoch_mean_loss, loop.resumed_at)
-    info = {**_provenance(config, folders, identity), "kind": "seed", "seed": seed, "fingerprint": plan.fingerprint,
+        return None, identity, job_print
+    run = SeedRun(job.seed, path, loop.steps, loop.epoch_seconds, loop.epoch_mean_loss, loop.resumed_at, counts)
+    info = {**_provenance(config, folders, identity), "kind": job.kind, "seed": job.seed, "fingerprint": job_print,
+            **({"trunk": {"path": TRUNK, "fingerprint": job.trunk, "epochs": config.trunk_epochs}} if job.trunk else {}),
             "loop": {"steps": run.steps, "epoch_seconds": list(run.epoch_seconds), "epoch_mean_loss": list(run.epoch_mean_loss), "resumed_at": run.resumed_at}}
     save_model(merged(model).to("cpu"), tokenizer, path, max_length=settings.max_length, info=info)
     shutil.rmtree(path / CHECKPOINT, ignore_errors=True)
-    return run, identity
+    return run, identity, job_print
 
 
 def _souped(config: RunConfig, runs: Sequence[SeedRun]) -> bool:
@@ -313,6 +354,11 @@ def _evaluate(config: RunConfig, path: Path, devs: Sequence[DevSet], device: str
     return evaluate_model(path, devs, device=device, batch_size=config.eval_batch_size, progress=config.progress)
 
 
+def _trained(result: TrainingResult) -> tuple[SeedRun, ...]:
+    """Every model the run trained: the trunk (when there is one), then the seeds."""
+    return (result.trunk, *result.seeds) if result.trunk is not None else result.seeds
+
+
 def _trials_json(greedy: GreedySoup[int]) -> list[dict[str, Any]]:
     return [{"seeds": list(t.members), "dev": dict(zip(SOUP_MEASURES, t.score)), "kept": t.kept} for t in greedy.trials]
 
@@ -340,9 +386,10 @@ def _training_json(
         "training_problems": {"count": len(problems), "ids": problems},
         "pairs": result.counts.to_json(),
         "seeds": [r.to_json() for r in result.seeds], "soup": config.soup, "soup_seeds": list(result.soup_seeds),
+        "trunk": {**result.trunk.to_json(), "epochs": config.trunk_epochs} if result.trunk is not None else None,
         **({"soup_trials": _trials_json(result.greedy)} if result.greedy is not None else {}),
         "final_model": {"path": FINAL, "source": final_source},
         "checkpoint_every": config.checkpoint_every, "runtime": runtime, "versions": _versions(),
-        "seconds": {"total": round(result.seconds, 3), "training": round(sum(sum(r.epoch_seconds) for r in result.seeds), 3)},
+        "seconds": {"total": round(result.seconds, 3), "training": round(sum(sum(r.epoch_seconds) for r in _trained(result)), 3)},
         "dev": {name: [m.to_json() for m in metrics] for name, metrics in result.dev.items()},
     }
