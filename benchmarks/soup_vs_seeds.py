@@ -28,7 +28,10 @@ def eval_folders(paths: Sequence[Path]) -> list[Path]:
     """Each path itself when it holds ``per_query.jsonl``, else its task folders that do."""
     found: list[Path] = []
     for path in paths:
-        inside = [path] if (path / PER_QUERY).is_file() else sorted(p for p in path.iterdir() if (p / PER_QUERY).is_file()) if path.is_dir() else []
+        if (path / PER_QUERY).is_file():
+            inside = [path]
+        else:
+            inside = sorted(p for p in path.iterdir() if (p / PER_QUERY).is_file()) if path.is_dir() else []
         if not inside:
             raise SystemExit(f"{path}: no {PER_QUERY} in it or in its folders")
         found += inside

@@ -92,12 +92,14 @@ class TrainingResult:
 @dataclass(frozen=True)
 class SeedJob:
     """What one model's training needs: its seed, settings (epochs, base), where it is saved, the
-    model it starts from and, for a seed branched from a trunk, the trunk's fingerprint."""
+    model it starts from (with its hub revision) and, for a seed branched from a trunk, the trunk's
+    fingerprint."""
 
     seed: int
     settings: TrainSettings
     path: Path
     start: str
+    revision: str | None = None
     kind: str = "seed"
     trunk: str | None = None
 
@@ -187,24 +189,23 @@ def train_reranker(config: RunConfig, *, stop_after: int | None = None) -> Train
     mined_easy = _mined(folders, config, config.settings.easy_negatives, rankings) or None
     runtime = {**_determinism(config.threads), "device": _device(config.device)}
     runs: list[SeedRun] = []
-    counts = PairCounts()
     identity: BaseIdentity | None = None
     trunk: SeedRun | None = None
-    jobs = [SeedJob(seed, config.settings, config.out / f"seed-{seed}", config.settings.base) for seed in config.seeds]
+    settings = config.settings
+    jobs = [SeedJob(seed, settings, config.out / f"seed-{seed}", settings.base, settings.revision) for seed in config.seeds]
     if config.trunk_epochs:
-        trunk_job = SeedJob(config.seeds[0], replace(config.settings, epochs=config.trunk_epochs), config.out / TRUNK, config.settings.base, kind="trunk")
+        trunk_job = SeedJob(config.seeds[0], replace(settings, epochs=config.trunk_epochs), config.out / TRUNK, settings.base, settings.revision, kind="trunk")
         trunk, identity, trunk_print = _train_job(config, folders, trunk_job, mined, mined_easy, runtime["device"], stop_after)
         if trunk is None:
             return TrainingResult(config.out, None, (), PairCounts(), {}, time.perf_counter() - started, finished=False)
-        branch = replace(config.settings, epochs=config.settings.epochs - config.trunk_epochs)
-        jobs = [replace(job, settings=branch, start=str(trunk.path), trunk=trunk_print) for job in jobs]
+        branch = replace(settings, epochs=settings.epochs - config.trunk_epochs)
+        jobs = [replace(job, settings=branch, start=str(trunk.path), revision=None, trunk=trunk_print) for job in jobs]
     for job in jobs:
         run, seed_identity, _ = _train_job(config, folders, job, mined, mined_easy, runtime["device"], stop_after)
         identity = identity or seed_identity
         if run is None:
-            return TrainingResult(config.out, None, tuple(runs), counts, {}, time.perf_counter() - started, finished=False, trunk=trunk)
+            return TrainingResult(config.out, None, tuple(runs), _counts(runs), {}, time.perf_counter() - started, finished=False, trunk=trunk)
         runs.append(run)
-        counts = run.counts
     devs = _dev_sets(config, folders)
     evaluated = [trunk, *runs] if trunk is not None else runs
     seed_dev = {r.path.name: _evaluate(config, r.path, devs, runtime["device"]) for r in evaluated} if devs else {}
@@ -218,7 +219,7 @@ def train_reranker(config: RunConfig, *, stop_after: int | None = None) -> Train
     if devs and _souped(config, runs):
         dev[SOUP] = soup_dev if soup_dev is not None else _evaluate(config, config.out / SOUP, devs, runtime["device"])
     soup_seeds = tuple(r.seed for r in members) if _souped(config, runs) else ()
-    result = TrainingResult(config.out, final, tuple(runs), counts, dev, time.perf_counter() - started, finished=True, soup_seeds=soup_seeds,
+    result = TrainingResult(config.out, final, tuple(runs), _counts(runs), dev, time.perf_counter() - started, finished=True, soup_seeds=soup_seeds,
                             greedy=greedy, trunk=trunk)
     atomic_write_bytes(config.out / TRAINING_JSON, json_bytes(_training_json(config, folders, result, identity, runtime)))
     return result
@@ -259,7 +260,7 @@ def _train_job(
         done = info["loop"]
         saved = SeedRun(job.seed, path, done["steps"], tuple(done["epoch_seconds"]), tuple(done["epoch_mean_loss"]), done["resumed_at"], counts)
         return saved, BaseIdentity.of(info["base"]), job_print
-    model, tokenizer, identity = load_base(job.start, revision=settings.revision if job.trunk is None else None, init_seed=settings.init_seed_for(job.seed))
+    model, tokenizer, identity = load_base(job.start, revision=job.revision, init_seed=settings.init_seed_for(job.seed))
     if settings.mode == "lora":
         model = add_lora(model, settings.lora)
     plan = LoopPlan(path / CHECKPOINT, job_print, config.checkpoint_every, config.resume, stop_after, config.progress)
@@ -352,6 +353,11 @@ def _dev_sets(config: RunConfig, folders: Sequence[Folder]) -> list[DevSet]:
 
 def _evaluate(config: RunConfig, path: Path, devs: Sequence[DevSet], device: str) -> list[DevMetrics]:
     return evaluate_model(path, devs, device=device, batch_size=config.eval_batch_size, progress=config.progress)
+
+
+def _counts(runs: Sequence[SeedRun]) -> PairCounts:
+    """The result's pair counts: the last trained seed's (each seed samples its own negatives)."""
+    return runs[-1].counts if runs else PairCounts()
 
 
 def _trained(result: TrainingResult) -> tuple[SeedRun, ...]:
