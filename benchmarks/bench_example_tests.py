@@ -26,7 +26,8 @@ from execir.dataset.spec import get_spec
 from execir.execute import Job, Limits, Oracle, OracleConfig
 from execir.rerank.base import RerankRequest
 from execir.rerank.examples import extract_examples
-from execir.rerank.execution import ExecReranker, plan_runs
+from execir.rerank.exec_plan import plan_runs
+from execir.rerank.execution import ExecReranker
 from execir.tasks.multilingual import humanevalx_go, humanevalx_with_pack, native_tasks, shared_data
 from execir.types import TestSuite, Verdict
 
@@ -73,8 +74,10 @@ def compare(language: str, data: Path, workers: int) -> None:
         reranker.use_task(get_spec("t2c-full"))
         ids = {f"{c.task_id}/{c.kind}": c for c in found}
         request = RerankRequest(
-            queries=prompts, candidates={q: tuple(d for d, c in ids.items() if c.task_id == q) for q in prompts},
-            documents={d: c.program for d, c in ids.items()}, doc_language=dict.fromkeys(ids, language),
+            queries=prompts,
+            candidates={q: tuple(d for d, c in ids.items() if c.task_id == q) for q in prompts},
+            documents={d: c.program for d, c in ids.items()},
+            doc_language=dict.fromkeys(ids, language),
             query_language=dict.fromkeys(prompts, language),
         )
         started = time.perf_counter()
@@ -96,22 +99,30 @@ def compare(language: str, data: Path, workers: int) -> None:
     agree = sum(ours[d] == reference[d] for d in both)
     print(f"\n== {language}: {len(prompts)} tasks, {len(found)} candidates (canonical + HumanEvalPack buggy)")
     print(f"queries with examples: read from the text {len(read)}, with an example_test {len({c.task_id for c in referenced})}")
-    print(f"examples read {extra['examples']}, skipped {extra['examples_skipped']}, not writable {extra['examples_unwritten']}; "
-          f"candidates run {extra['candidates_executed']}")
+    print(
+        f"examples read {extra['examples']}, skipped {extra['examples_skipped']}, not writable {extra['examples_unwritten']}; "
+        f"candidates run {extra['candidates_executed']}"
+    )
     if both:
         print(f"candidates run both ways: {len(both)}; verdicts agree on {agree} ({agree / len(both):.1%})")
-    for label, pick in (("pass the text's examples, fail example_test", lambda d: ours[d] and not reference[d]),
-                        ("fail the text's examples, pass example_test", lambda d: not ours[d] and reference[d])):
+    for label, pick in (
+        ("pass the text's examples, fail example_test", lambda d: ours[d] and not reference[d]),
+        ("fail the text's examples, pass example_test", lambda d: not ours[d] and reference[d]),
+    ):
         which = sorted(d for d in both if pick(d))
         print(f"  {label}: {len(which)} {' '.join(which)}")
     canon = [d for d in both if ids[d].kind == "canonical"]
     buggy = [d for d in both if ids[d].kind == "buggy"]
     for name, group in (("canonical passing", canon), ("buggy failing", buggy)):
         if group:
-            print(f"  {name}: text {sum(ours[d] == (name.startswith('canonical')) for d in group)}/{len(group)}, "
-                  f"example_test {sum(reference[d] == (name.startswith('canonical')) for d in group)}/{len(group)}")
-    print(f"time: text examples {exec_seconds:.1f} s ({extra['candidates_executed']} runs), example_test {reference_seconds:.1f} s ({len(jobs)} runs); "
-          f"ratio {exec_seconds / max(reference_seconds, 1e-9):.2f}")
+            print(
+                f"  {name}: text {sum(ours[d] == (name.startswith('canonical')) for d in group)}/{len(group)}, "
+                f"example_test {sum(reference[d] == (name.startswith('canonical')) for d in group)}/{len(group)}"
+            )
+    print(
+        f"time: text examples {exec_seconds:.1f} s ({extra['candidates_executed']} runs), example_test {reference_seconds:.1f} s ({len(jobs)} runs); "
+        f"ratio {exec_seconds / max(reference_seconds, 1e-9):.2f}"
+    )
 
 
 def main() -> None:

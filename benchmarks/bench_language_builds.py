@@ -43,9 +43,7 @@ def build_twice(language: str, data: Path, out: Path, limit: int | None) -> tupl
     times = []
     manifest: dict[str, Any] = {}
     for attempt in ("cold", "warm"):
-        config = BuildConfig(
-            source=SOURCES[language], path=data, out=out / attempt, language=language, limit_tasks=limit, tasks="t2c-description", rewrites=0
-        )
+        config = BuildConfig(source=SOURCES[language], path=data, out=out / attempt, language=language, limit_tasks=limit, tasks="t2c-description", rewrites=0)
         started = time.perf_counter()
         manifest = build(config, OracleConfig(cache_path=cache, progress=False)).manifest["build"]["languages"][language]
         times.append(time.perf_counter() - started)
@@ -130,9 +128,11 @@ def main(argv: list[str] | None = None) -> int:
                 "excluded": manifest["excluded"],
             }
             rows.append(row)
-            print(f"{language}: kept {row['tasks_kept']}/{row['tasks_loaded']} tasks (canonical pass rate {row['canonical_pass_rate']}), "
-                  f"{row['mutants_per_task']} mutants/task, human bugs kept {row['human_kept']}/{row['human_run']}, "
-                  f"{row['operators_used']} operators used; build cold {row['build_seconds_cold']} s, warm {row['build_seconds_warm']} s")
+            print(
+                f"{language}: kept {row['tasks_kept']}/{row['tasks_loaded']} tasks (canonical pass rate {row['canonical_pass_rate']}), "
+                f"{row['mutants_per_task']} mutants/task, human bugs kept {row['human_kept']}/{row['human_run']}, "
+                f"{row['operators_used']} operators used; build cold {row['build_seconds_cold']} s, warm {row['build_seconds_warm']} s"
+            )
             for pool, values in scored.items():
                 print(f"  exec@1 on {row['compared_queries']} queries, pool = canonical + {pool}: " + ", ".join(f"{k} {v:.3f}" for k, v in values.items()))
             for excluded in manifest["excluded"]:

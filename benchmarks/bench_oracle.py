@@ -59,7 +59,7 @@ def mutants(solution: str, limit: int, rng: random.Random) -> list[str]:
     found = []
     for pattern, repl in SWAPS:
         for match in re.finditer(pattern, solution):
-            text = solution[: match.start()] + repl + solution[match.end():]
+            text = solution[: match.start()] + repl + solution[match.end() :]
             if text != solution and text not in found:
                 found.append(text)
     rng.shuffle(found)

@@ -114,8 +114,10 @@ def main(argv: list[str] | None = None) -> int:
         records = read_jsonl(data / "humanevalpack" / f"humanevalpack_{language}.jsonl")
         result = measure(language, records, args.operators, args.misses)
         results.append(result)
-        print(f"{language}: {result.reproduced}/{result.bugs} human bugs reproduced ({100 * result.share:.1f}%), "
-              f"unparsed {result.unparsed}; candidates per task {_quantiles(result.candidates)}; {result.seconds:.1f} s")
+        print(
+            f"{language}: {result.reproduced}/{result.bugs} human bugs reproduced ({100 * result.share:.1f}%), "
+            f"unparsed {result.unparsed}; candidates per task {_quantiles(result.candidates)}; {result.seconds:.1f} s"
+        )
         print("  per bug type: " + ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in sorted(result.per_bug_type.items())))
         print(f"  token edit distance: human bugs {_quantiles(result.human_distance)}; candidates {_quantiles(result.candidate_distance)}")
         print("  reproduced by: " + ", ".join(f"{k} {v}" for k, v in result.by_operator.most_common()))

@@ -22,8 +22,7 @@ from execir.retrieve import BM25Retriever, CodeTokenizer
 from execir.retrieve.dense import top_k_embeddings
 
 VERBS = "get set compute find count sort filter parse merge split check build load save render".split()
-NOUNS = ("user score list string number matrix word token price order item node edge path file "
-         "record value key index prime vowel digit date email").split()
+NOUNS = ("user score list string number matrix word token price order item node edge path file record value key index prime vowel digit date email").split()
 ADJ = "max min total unique sorted reversed even odd valid first last average nested".split()
 BODIES = [
     "    result = []\n    for {a} in {b}:\n        if {a} % 2 == 0:\n            result.append({a})\n    return result",
@@ -46,8 +45,7 @@ def synthetic(n_docs: int, n_queries: int, seed: int) -> tuple[dict[str, str], d
         corpus[f"d{i:05d}"] = f"def {verb}_{adj}_{noun}({arg}s, limit={i % 97}):\n{body}"
     queries = {}
     for i in range(n_queries):
-        queries[f"q{i:04d}"] = (f"{pick(VERBS).capitalize()} the {pick(ADJ)} {pick(NOUNS)} of the "
-                                f"given {pick(NOUNS)}s and return the {pick(ADJ)} result.")
+        queries[f"q{i:04d}"] = f"{pick(VERBS).capitalize()} the {pick(ADJ)} {pick(NOUNS)} of the given {pick(NOUNS)}s and return the {pick(ADJ)} result."
     return corpus, queries
 
 
@@ -82,9 +80,11 @@ def bench_lexical(corpus: dict[str, str], queries: dict[str, str], rank_bm25_que
     ours.search(queries, top_k=100)
     ours_ms = (time.perf_counter() - t0) / len(queries) * 1e3
     print(f"[bm25] {len(corpus)} docs; index: rank_bm25 {okapi_index:.2f}s, execir {ours_index:.2f}s")
-    print(f"[bm25] search top-100 (tokenize+score+rank): rank_bm25 {okapi_ms:.2f} ms/query "
-          f"({len(sub)} queries), execir {ours_ms:.3f} ms/query ({len(queries)} queries); "
-          f"speed-up x{okapi_ms / ours_ms:.1f}")
+    print(
+        f"[bm25] search top-100 (tokenize+score+rank): rank_bm25 {okapi_ms:.2f} ms/query "
+        f"({len(sub)} queries), execir {ours_ms:.3f} ms/query ({len(queries)} queries); "
+        f"speed-up x{okapi_ms / ours_ms:.1f}"
+    )
 
 
 def bench_dense(n_q: int, n_d: int, dim: int, k: int, threads: int, repeat: int) -> None:
@@ -103,8 +103,7 @@ def bench_dense(n_q: int, n_d: int, dim: int, k: int, threads: int, repeat: int)
     def plain() -> np.ndarray:
         return np.argsort(-(q @ d.T), axis=1)[:, :k]
 
-    contenders = {"faiss": lambda: index.search(q, k), "execir": lambda: top_k_embeddings(q, d, k),
-                  "numpy": plain, "matmul": lambda: q @ d.T}
+    contenders = {"faiss": lambda: index.search(q, k), "execir": lambda: top_k_embeddings(q, d, k), "numpy": plain, "matmul": lambda: q @ d.T}
     best = dict.fromkeys(contenders, float("inf"))
     with threadpool_limits(limits=threads):
         for _ in range(repeat):  # interleaved, so load drift hits every contender alike
@@ -115,10 +114,14 @@ def bench_dense(n_q: int, n_d: int, dim: int, k: int, threads: int, repeat: int)
     _, faiss_idx = index.search(q, k)
     agree = np.mean([set(a) == set(b) for a, b in zip(ours_idx.tolist(), faiss_idx.tolist())])
     print(f"[dense] {n_q}x{n_d}x{dim} float32, top-{k}, {threads} thread(s), best of {repeat}")
-    print(f"[dense] faiss IndexFlatIP {t_faiss * 1e3:.0f} ms | execir {t_ours * 1e3:.0f} ms | "
-          f"numpy matmul+argsort {t_plain * 1e3:.0f} ms | (matmul alone {t_matmul * 1e3:.0f} ms)")
-    print(f"[dense] execir/faiss = {t_ours / t_faiss:.2f}x (target <= 1.3x); "
-          f"numpy/faiss = {t_plain / t_faiss:.2f}x; top-k sets equal to faiss on {agree:.1%} of queries")
+    print(
+        f"[dense] faiss IndexFlatIP {t_faiss * 1e3:.0f} ms | execir {t_ours * 1e3:.0f} ms | "
+        f"numpy matmul+argsort {t_plain * 1e3:.0f} ms | (matmul alone {t_matmul * 1e3:.0f} ms)"
+    )
+    print(
+        f"[dense] execir/faiss = {t_ours / t_faiss:.2f}x (target <= 1.3x); "
+        f"numpy/faiss = {t_plain / t_faiss:.2f}x; top-k sets equal to faiss on {agree:.1%} of queries"
+    )
 
 
 def main() -> None:

@@ -40,10 +40,14 @@ DEFAULT_DATASET = Path("/tmp/demo/humaneval/t2c-description")
 MEASURES = ("exec@1", "exec@10", "ndcg@10", "recall@100")
 DEPTH = 100
 
-VERBS = ("get set compute find count sort filter parse merge split check build load save render "
-         "normalize collect update remove insert validate encode decode format scale").split()
-NOUNS = ("user score list string number matrix word token price order item node edge path file record "
-         "value key index prime vowel digit date email line row column name total balance").split()
+VERBS = (
+    "get set compute find count sort filter parse merge split check build load save render "
+    "normalize collect update remove insert validate encode decode format scale"
+).split()
+NOUNS = (
+    "user score list string number matrix word token price order item node edge path file record "
+    "value key index prime vowel digit date email line row column name total balance"
+).split()
 ADJ = "max min total unique sorted reversed even odd valid first last average nested active".split()
 ARGS = "items values numbers text words data nums seq grid pairs records names lines s xs n k limit".split()
 CMP = ("<", "<=", ">", ">=", "==", "!=")
@@ -60,8 +64,7 @@ BLOCKS = (
     "    {acc} = max({a}) {op} min({a}) if {a} else {n}\n",
     "    {acc} = {a}[::{step}]\n",
 )
-RETURNS = ("    return {acc}\n", "    return len({acc})\n", "    return {acc} if {acc} else {default}\n",
-           "    return sorted({acc})[:{m}]\n")
+RETURNS = ("    return {acc}\n", "    return len({acc})\n", "    return {acc} if {acc} else {default}\n", "    return sorted({acc})[:{m}]\n")
 
 
 def distractor(rng: random.Random) -> str:
@@ -72,10 +75,22 @@ def distractor(rng: random.Random) -> str:
     lines = [f"def {name}({', '.join(args)}):\n"]
     if rng.random() < 0.6:
         lines.append(f'    """{rng.choice(VERBS).capitalize()} the {rng.choice(ADJ)} {rng.choice(NOUNS)} of {a}."""\n')
-    fields = {"a": a, "acc": acc, "v": rng.choice("xyvwe"), "i": rng.choice(("i", "j", "idx")), "cmp": rng.choice(CMP),
-              "op": rng.choice(ARITH), "sop": rng.choice(STR_OPS), "sep": rng.choice((",", " ", "-", "")),
-              "n": rng.randint(0, 100), "m": rng.randint(1, 9), "r": rng.randint(0, 3), "flag": rng.random() < 0.5,
-              "default": rng.choice(("None", "0", "[]", "''")), "step": rng.choice((1, -1, 2))}
+    fields = {
+        "a": a,
+        "acc": acc,
+        "v": rng.choice("xyvwe"),
+        "i": rng.choice(("i", "j", "idx")),
+        "cmp": rng.choice(CMP),
+        "op": rng.choice(ARITH),
+        "sop": rng.choice(STR_OPS),
+        "sep": rng.choice((",", " ", "-", "")),
+        "n": rng.randint(0, 100),
+        "m": rng.randint(1, 9),
+        "r": rng.randint(0, 3),
+        "flag": rng.random() < 0.5,
+        "default": rng.choice(("None", "0", "[]", "''")),
+        "step": rng.choice((1, -1, 2)),
+    }
     for template in rng.sample(BLOCKS, rng.randint(1, 3)):
         lines.append(template.format(**fields))
     lines.append(rng.choice(RETURNS).format(**fields))
@@ -134,8 +149,7 @@ def _retriever(system: str, args: argparse.Namespace, progress: bool) -> Any:
 
     if system.startswith("bm25"):
         return get_retriever("bm25", progress=progress)
-    return get_retriever(f"dense:{args.static_model}", cache_dir=args.cache_dir, batch_size=args.batch_size,
-                         device="cpu", progress=progress)
+    return get_retriever(f"dense:{args.static_model}", cache_dir=args.cache_dir, batch_size=args.batch_size, device="cpu", progress=progress)
 
 
 def _faiss_search(retriever: Any, queries: dict[str, str]) -> tuple[dict[str, dict[str, float]], float]:
@@ -150,8 +164,7 @@ def _faiss_search(retriever: Any, queries: dict[str, str]) -> tuple[dict[str, di
     add_s = time.perf_counter() - start
     scores, idx = index.search(q, DEPTH)
     ids = retriever.doc_ids
-    return {qid: {ids[i]: float(s) for i, s in zip(row_i, row_s) if i >= 0}
-            for qid, row_i, row_s in zip(qids, idx.tolist(), scores.tolist())}, add_s
+    return {qid: {ids[i]: float(s) for i, s in zip(row_i, row_s) if i >= 0} for qid, row_i, row_s in zip(qids, idx.tolist(), scores.tolist())}, add_s
 
 
 def _minilm_sample(corpus: dict[str, str], args: argparse.Namespace, progress: bool) -> dict[str, Any]:
@@ -166,8 +179,14 @@ def _minilm_sample(corpus: dict[str, str], args: argparse.Namespace, progress: b
     start = time.perf_counter()
     encoder.encode(texts, role="document", batch_size=64)
     seconds = time.perf_counter() - start
-    return {"system": "minilm-sample", "docs": len(texts), "encode_s": seconds, "docs_per_s": len(texts) / seconds,
-            "extrapolated_pool_s": seconds / len(texts) * len(corpus), "peak_rss": peak_rss()}
+    return {
+        "system": "minilm-sample",
+        "docs": len(texts),
+        "encode_s": seconds,
+        "docs_per_s": len(texts) / seconds,
+        "extrapolated_pool_s": seconds / len(texts) * len(corpus),
+        "peak_rss": peak_rss(),
+    }
 
 
 def worker(system: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -201,10 +220,19 @@ def worker(system: str, args: argparse.Namespace) -> dict[str, Any]:
     search_s = time.perf_counter() - start
     peak = peak_rss()
     values = evaluate(qrels, run, MEASURES)
-    result = {"system": system, "docs": len(corpus), "queries": len(queries), "top_k": top_k, "index_s": index_s,
-              "search_s": search_s, "ms_per_query": search_s / len(queries) * 1e3, "peak_rss": peak, "pool_rss": pool_rss,
-              "encoded_texts": retriever.encoded_texts,
-              "metrics": {m: sum(v.values()) / len(v) for m, v in values.items()}}
+    result = {
+        "system": system,
+        "docs": len(corpus),
+        "queries": len(queries),
+        "top_k": top_k,
+        "index_s": index_s,
+        "search_s": search_s,
+        "ms_per_query": search_s / len(queries) * 1e3,
+        "peak_rss": peak,
+        "pool_rss": pool_rss,
+        "encoded_texts": retriever.encoded_texts,
+        "metrics": {m: sum(v.values()) / len(v) for m, v in values.items()},
+    }
     if system == "faiss":
         from execir.retrieve.dense import search_embeddings
 
@@ -236,8 +264,10 @@ def table(results: list[dict[str, Any]]) -> str:
     for r in results:
         if r["system"] == "minilm-sample":
             continue
-        rows.append(f"{r['system']:<16} {r['docs']:>9,} {r['index_s']:>9.1f} {r['ms_per_query']:>9.2f} {gib(r['peak_rss']):>13} "
-                    f"{gib(r['pool_rss']):>13} {r['metrics']['exec@1']:>7.3f} {r['metrics']['ndcg@10']:>8.3f}")
+        rows.append(
+            f"{r['system']:<16} {r['docs']:>9,} {r['index_s']:>9.1f} {r['ms_per_query']:>9.2f} {gib(r['peak_rss']):>13} "
+            f"{gib(r['pool_rss']):>13} {r['metrics']['exec@1']:>7.3f} {r['metrics']['ndcg@10']:>8.3f}"
+        )
     return "\n".join(rows)
 
 
@@ -245,17 +275,23 @@ def ratios(by: dict[str, dict[str, Any]]) -> list[str]:
     lines = []
     if "bm25@small" in by and "bm25-full@small" in by:
         top, full = by["bm25@small"], by["bm25-full@small"]
-        lines.append(f"bm25 at {top['docs']:,} docs, full ranking / top-{DEPTH}: search time x{full['search_s'] / top['search_s']:.1f}, "
-                     f"peak RSS x{full['peak_rss'] / top['peak_rss']:.2f} ({gib(full['peak_rss'])} vs {gib(top['peak_rss'])} GiB)")
+        lines.append(
+            f"bm25 at {top['docs']:,} docs, full ranking / top-{DEPTH}: search time x{full['search_s'] / top['search_s']:.1f}, "
+            f"peak RSS x{full['peak_rss'] / top['peak_rss']:.2f} ({gib(full['peak_rss'])} vs {gib(top['peak_rss'])} GiB)"
+        )
     if "faiss" in by and "dense-cached" in by:
         ours, faiss = by["dense-cached"], by["faiss"]
-        lines.append(f"dense search at {ours['docs']:,} docs, execir / faiss IndexFlatIP: time x{ours['search_s'] / faiss['search_s']:.2f} "
-                     f"({ours['ms_per_query']:.2f} vs {faiss['ms_per_query']:.2f} ms/query), peak RSS x{ours['peak_rss'] / faiss['peak_rss']:.2f}; "
-                     f"same top-{DEPTH} sets on {faiss['same_top100_sets']:.1%} of queries")
+        lines.append(
+            f"dense search at {ours['docs']:,} docs, execir / faiss IndexFlatIP: time x{ours['search_s'] / faiss['search_s']:.2f} "
+            f"({ours['ms_per_query']:.2f} vs {faiss['ms_per_query']:.2f} ms/query), peak RSS x{ours['peak_rss'] / faiss['peak_rss']:.2f}; "
+            f"same top-{DEPTH} sets on {faiss['same_top100_sets']:.1%} of queries"
+        )
     if "minilm-sample" in by and "dense" in by:
         m, static = by["minilm-sample"], by["dense"]
-        lines.append(f"all-MiniLM-L6-v2: {m['docs_per_s']:.0f} docs/s on {m['docs']:,} docs -> {by['dense']['docs']:,} docs in about "
-                     f"{m['extrapolated_pool_s'] / 3600:.1f} h; the static model indexed them in {static['index_s'] / 60:.1f} min")
+        lines.append(
+            f"all-MiniLM-L6-v2: {m['docs_per_s']:.0f} docs/s on {m['docs']:,} docs -> {by['dense']['docs']:,} docs in about "
+            f"{m['extrapolated_pool_s'] / 3600:.1f} h; the static model indexed them in {static['index_s'] / 60:.1f} min"
+        )
     return lines
 
 
@@ -286,15 +322,24 @@ def main() -> None:
         print(json.dumps(worker(args.worker, args)))
         return
     if not (args.dataset / "corpus.jsonl").is_file():
-        raise SystemExit(f"{args.dataset} is not a dataset folder; build one with "
-                         "`execir build humaneval --out /tmp/demo/humaneval --tasks t2c` (or pass --dataset)")
+        raise SystemExit(
+            f"{args.dataset} is not a dataset folder; build one with `execir build humaneval --out /tmp/demo/humaneval --tasks t2c` (or pass --dataset)"
+        )
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     results = []
     with tempfile.TemporaryDirectory(prefix="execir-bench-scale-") as tmp:
         model = Path(tmp) / "static-minilm"
-        argv = [f"--dataset={args.dataset}", f"--docs={args.docs}", f"--small={args.small}", f"--queries={args.queries}",
-                f"--minilm-sample={args.minilm_sample}", f"--batch-size={args.batch_size}", f"--seed={args.seed}",
-                f"--static-model={model}", f"--cache-dir={Path(tmp) / 'cache'}"]
+        argv = [
+            f"--dataset={args.dataset}",
+            f"--docs={args.docs}",
+            f"--small={args.small}",
+            f"--queries={args.queries}",
+            f"--minilm-sample={args.minilm_sample}",
+            f"--batch-size={args.batch_size}",
+            f"--seed={args.seed}",
+            f"--static-model={model}",
+            f"--cache-dir={Path(tmp) / 'cache'}",
+        ]
         if any(s.startswith(("dense", "faiss")) for s in systems):
             run_worker("static-model", argv)  # in a child, so this process stays small
         for system in systems:

@@ -79,8 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"pooled over {n} queries: " + ", ".join(f"{m} {sum(v) / n:.4f}" for m, v in pooled.items()))
     for seed in seeds:
         test = mcnemar_exact(pooled[args.soup], pooled[seed])
-        print(f"{args.soup} vs {seed}: {test['b10']} queries only the soup solves at rank 1, {test['b01']} only the seed; "
-              f"exact McNemar p {test['p_value']:.2g}")
+        print(
+            f"{args.soup} vs {seed}: {test['b10']} queries only the soup solves at rank 1, {test['b01']} only the seed; exact McNemar p {test['p_value']:.2g}"
+        )
     return 0
 
 

@@ -45,7 +45,9 @@ def check(count: int, floor: int) -> str | None:
 def main() -> int:
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "not slow", "-p", "no:cacheprovider"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode not in (0, 5):
         sys.stderr.write(done.stdout[-4000:] + done.stderr[-4000:])

@@ -18,8 +18,13 @@ def _execir(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_malformed_task_file_gives_one_line_error(tmp_path: Path) -> None:
     path = tmp_path / "tasks.jsonl"
-    good = {"task_id": "a", "prompt": 'def f(x):\n    """Double x."""\n', "canonical_solution": "    return 2 * x\n",
-            "test": "def check(candidate):\n    assert candidate(2) == 4\n", "entry_point": "f"}
+    good = {
+        "task_id": "a",
+        "prompt": 'def f(x):\n    """Double x."""\n',
+        "canonical_solution": "    return 2 * x\n",
+        "test": "def check(candidate):\n    assert candidate(2) == 4\n",
+        "entry_point": "f",
+    }
     path.write_text(json.dumps(good) + "\n" + json.dumps({**good, "task_id": "b", "entry_point": 7}) + "\n")
     done = _execir("build", "jsonl", "--path", str(path), "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "c.sqlite"))
     assert done.returncode == 2
@@ -153,9 +158,7 @@ def test_eval_help_documents_the_retriever_grammar_and_default(capsys: pytest.Ca
         (("--retriever", "bm25", "--rerank", "ce:./no/such/model"), "the model directory ./no/such/model does not exist"),
     ],
 )
-def test_eval_options_are_checked_before_the_dataset_is_read(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
-) -> None:
+def test_eval_options_are_checked_before_the_dataset_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str) -> None:
     assert main(["eval", str(tmp_path / "no-dataset"), *args, "--out", str(tmp_path / "o"), "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert message in err and "no dataset here" not in err and "Traceback" not in err

@@ -37,4 +37,3 @@ def test_eval_with_bm25_dense_and_hybrid_prints_no_bars(dataset: Path, tmp_path:
     lines = done.stdout.splitlines()
     assert lines[0].startswith("system ") and set(lines[1]) <= {"-", " "}  # the averages over tasks, then a leaderboard per task
     assert {"bm25", "dense-all-MiniLM-L6-v2", "hybrid-bm25+dense-all-MiniLM-L6-v2"} <= {line.split()[0] for line in lines[2:5]}
-

@@ -141,20 +141,26 @@ class GapAnalyses:
         """From :func:`execir.metrics.analyses.gap_analyses`' output (its ``per_query`` is ignored)."""
         k = int(record["k"])
         return cls(
-            n_queries=int(record["n_queries"]), k=k, ties=str(record["ties"]),
+            n_queries=int(record["n_queries"]),
+            k=k,
+            ties=str(record["ties"]),
             paired_mutant_share_of_misses=Share.of(record["paired_mutant_share_of_misses"]),
             canonical_below_distractor=Share.of(record["canonical_below_distractor"]),
-            intrusion=Share.of(record[f"intrusion@{k}"]), coreb_intrusion=Share.of(record[f"coreb_intrusion@{k}"]),
+            intrusion=Share.of(record[f"intrusion@{k}"]),
+            coreb_intrusion=Share.of(record[f"coreb_intrusion@{k}"]),
             per_operator={op: OperatorRate.of(row) for op, row in record["per_operator"].items()},
         )
 
     def to_json(self) -> dict[str, Any]:
         """The ``analyses`` record of ``results.json`` (``intrusion@<k>``, ``coreb_intrusion@<k>``...)."""
         return {
-            "n_queries": self.n_queries, "k": self.k, "ties": self.ties,
+            "n_queries": self.n_queries,
+            "k": self.k,
+            "ties": self.ties,
             "paired_mutant_share_of_misses": asdict(self.paired_mutant_share_of_misses),
             "canonical_below_distractor": asdict(self.canonical_below_distractor),
-            f"intrusion@{self.k}": asdict(self.intrusion), f"coreb_intrusion@{self.k}": asdict(self.coreb_intrusion),
+            f"intrusion@{self.k}": asdict(self.intrusion),
+            f"coreb_intrusion@{self.k}": asdict(self.coreb_intrusion),
             "per_operator": {op: asdict(rate) for op, rate in self.per_operator.items()},
         }
 
@@ -213,18 +219,32 @@ class RerankSummary:
     def of(cls, record: Mapping[str, Any]) -> RerankSummary:
         """From the ``rerank`` record of a system in ``results.json``."""
         return cls(
-            first_stage=str(record["first_stage"]), spec=str(record["spec"]), config=dict(record["config"]), queries=int(record["queries"]),
-            pairs=int(record["pairs"]), seconds=float(record["seconds"]), extra={k: float(v) for k, v in record["extra"].items()},
-            seconds_per_query=float(record["seconds_per_query"]), deltas={m: Estimate.of(v) for m, v in record["deltas"].items()},
-            mcnemar=McNemar(**record["mcnemar"]), acted_on=ActedOn.of(record["acted_on"]) if record.get("acted_on") else None,
+            first_stage=str(record["first_stage"]),
+            spec=str(record["spec"]),
+            config=dict(record["config"]),
+            queries=int(record["queries"]),
+            pairs=int(record["pairs"]),
+            seconds=float(record["seconds"]),
+            extra={k: float(v) for k, v in record["extra"].items()},
+            seconds_per_query=float(record["seconds_per_query"]),
+            deltas={m: Estimate.of(v) for m, v in record["deltas"].items()},
+            mcnemar=McNemar(**record["mcnemar"]),
+            acted_on=ActedOn.of(record["acted_on"]) if record.get("acted_on") else None,
         )
 
     def to_json(self) -> dict[str, Any]:
         """The ``rerank`` record of a system in ``results.json``."""
         return {
-            "first_stage": self.first_stage, "spec": self.spec, "config": self.config, "queries": self.queries, "pairs": self.pairs,
-            "seconds": self.seconds, "extra": self.extra, "seconds_per_query": self.seconds_per_query,
-            "deltas": {m: _metric(e) for m, e in self.deltas.items()}, "mcnemar": asdict(self.mcnemar),
+            "first_stage": self.first_stage,
+            "spec": self.spec,
+            "config": self.config,
+            "queries": self.queries,
+            "pairs": self.pairs,
+            "seconds": self.seconds,
+            "extra": self.extra,
+            "seconds_per_query": self.seconds_per_query,
+            "deltas": {m: _metric(e) for m, e in self.deltas.items()},
+            "mcnemar": asdict(self.mcnemar),
             "acted_on": asdict(self.acted_on) if self.acted_on is not None else None,
         }
 
@@ -255,20 +275,31 @@ class SystemSummary:
     def of(cls, name: str, record: Mapping[str, Any]) -> SystemSummary:
         """From one entry of ``results.json``'s ``systems``."""
         return cls(
-            name=name, spec=str(record["spec"]), config=dict(record["config"]), encoded_texts=int(record["encoded_texts"]),
-            queries=int(record["queries"]), metrics={m: Estimate.of(v) for m, v in record["metrics"].items()},
-            tie_rate=float(record["tie_rate"]), density_ablation={int(level): dict(v) for level, v in record["density_ablation"].items()},
-            analyses=GapAnalyses.of(record["analyses"]), by_language={g: dict(v) for g, v in record["by_language"].items()},
+            name=name,
+            spec=str(record["spec"]),
+            config=dict(record["config"]),
+            encoded_texts=int(record["encoded_texts"]),
+            queries=int(record["queries"]),
+            metrics={m: Estimate.of(v) for m, v in record["metrics"].items()},
+            tie_rate=float(record["tie_rate"]),
+            density_ablation={int(level): dict(v) for level, v in record["density_ablation"].items()},
+            analyses=GapAnalyses.of(record["analyses"]),
+            by_language={g: dict(v) for g, v in record["by_language"].items()},
             rerank=RerankSummary.of(record["rerank"]) if record.get("rerank") is not None else None,
         )
 
     def to_json(self) -> dict[str, Any]:
         """One entry of ``results.json``'s ``systems`` (keyed there by :attr:`name`)."""
         return {
-            "spec": self.spec, "config": self.config, "encoded_texts": self.encoded_texts, "queries": self.queries,
-            "metrics": {m: _metric(e) for m, e in self.metrics.items()}, "tie_rate": self.tie_rate,
+            "spec": self.spec,
+            "config": self.config,
+            "encoded_texts": self.encoded_texts,
+            "queries": self.queries,
+            "metrics": {m: _metric(e) for m, e in self.metrics.items()},
+            "tie_rate": self.tie_rate,
             "density_ablation": {str(level): values for level, values in self.density_ablation.items()},
-            "analyses": self.analyses.to_json(), "by_language": self.by_language,
+            "analyses": self.analyses.to_json(),
+            "by_language": self.by_language,
             "rerank": self.rerank.to_json() if self.rerank is not None else None,
         }
 
@@ -403,7 +434,12 @@ class QueryRecord:
         """One line of ``per_query.jsonl``."""
         return {
             **self.measures,
-            "system": self.system, "query_id": self.query_id, "task_id": self.task_id, "exec@1": self.exec_at_1,
-            "canonical_rank": self.canonical_rank, "canonical_score": self.canonical_score, "beaten_by": list(self.beaten_by),
+            "system": self.system,
+            "query_id": self.query_id,
+            "task_id": self.task_id,
+            "exec@1": self.exec_at_1,
+            "canonical_rank": self.canonical_rank,
+            "canonical_score": self.canonical_score,
+            "beaten_by": list(self.beaten_by),
             "top10": [asdict(doc) for doc in self.top10],
         }

@@ -169,4 +169,3 @@ class SourceLocation:
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}"
         return f"{where}: field '{self.field}'" if self.field else where
-

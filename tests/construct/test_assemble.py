@@ -49,8 +49,16 @@ def check_invariants(folder: FolderRecords) -> None:
 def test_every_folder_of_a_two_language_build_keeps_the_invariants() -> None:
     folders = collection_folders(build_items())
     assert [f.name for f in folders] == [
-        "t2c-description-python", "t2c-description-java", "t2c-full-python", "t2c-full-java", "t2c-search-python", "t2c-search-java",
-        "c2t", "c2c", "c2c-python", "c2c-java",
+        "t2c-description-python",
+        "t2c-description-java",
+        "t2c-full-python",
+        "t2c-full-java",
+        "t2c-search-python",
+        "t2c-search-java",
+        "c2t",
+        "c2c",
+        "c2c-python",
+        "c2c-java",
     ]
     for folder in folders:
         check_invariants(folder)
@@ -268,4 +276,3 @@ def test_code_to_code_without_any_second_correct_program_is_empty() -> None:
     folder = code_to_code([verified(make_task(n)) for n in range(3)], constraint=None)
     assert folder.queries == () and folder.qrels == () and len(folder.documents) == 9
     assert folder.facts["anchors_without_a_positive"] == 3
-

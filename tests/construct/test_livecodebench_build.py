@@ -20,17 +20,29 @@ from tests.construct.test_unlabelled import ScriptedOracle
 
 PROBLEMS = [
     {
-        "question_title": "Add", "question_content": "Read two integers a and b and print their sum.", "platform": "atcoder",
-        "question_id": "t_add", "contest_id": "t", "contest_date": "2024-01-01", "starter_code": "", "difficulty": "easy",
+        "question_title": "Add",
+        "question_content": "Read two integers a and b and print their sum.",
+        "platform": "atcoder",
+        "question_id": "t_add",
+        "contest_id": "t",
+        "contest_date": "2024-01-01",
+        "starter_code": "",
+        "difficulty": "easy",
         "public_test_cases": json.dumps([{"input": "1 2\n", "output": "3\n", "testtype": "stdin"}, {"input": "5 7\n", "output": "12\n", "testtype": "stdin"}]),
         "metadata": "{}",
     },
     {
-        "question_title": "Max", "question_content": "Given a list of integers nums, return the largest one.", "platform": "leetcode",
-        "question_id": "t_max", "contest_id": "t", "contest_date": "2024-01-01",
-        "starter_code": "class Solution:\n    def largest(self, nums: List[int]) -> int:\n        ", "difficulty": "easy",
-        "public_test_cases": json.dumps([{"input": "[3, 1, 2]", "output": "3", "testtype": "functional"},
-                                         {"input": "[-5, -2]", "output": "-2", "testtype": "functional"}]),
+        "question_title": "Max",
+        "question_content": "Given a list of integers nums, return the largest one.",
+        "platform": "leetcode",
+        "question_id": "t_max",
+        "contest_id": "t",
+        "contest_date": "2024-01-01",
+        "starter_code": "class Solution:\n    def largest(self, nums: List[int]) -> int:\n        ",
+        "difficulty": "easy",
+        "public_test_cases": json.dumps(
+            [{"input": "[3, 1, 2]", "output": "3", "testtype": "functional"}, {"input": "[-5, -2]", "output": "-2", "testtype": "functional"}]
+        ),
         "metadata": json.dumps({"func_name": "largest"}),
     },
 ]
@@ -64,8 +76,12 @@ def test_livecodebench_pools_come_from_executed_candidates(tmp_path: Path) -> No
     dataset = load_dataset(tmp_path / "out" / "t2c-description", "test")
     grades = {dataset.doc_meta[d]["operator"] + "@" + q: g for q, judged in dataset.qrels.items() for d, g in judged.items()}
     assert grades == {
-        "right@lcb/atcoder/t_add": 2, "right-as-float@lcb/atcoder/t_add": 2, "wrong@lcb/atcoder/t_add": 1,
-        "right@lcb/leetcode/t_max": 2, "wrong@lcb/leetcode/t_max": 1, "wrong-abs@lcb/leetcode/t_max": 1,
+        "right@lcb/atcoder/t_add": 2,
+        "right-as-float@lcb/atcoder/t_add": 2,
+        "wrong@lcb/atcoder/t_add": 1,
+        "right@lcb/leetcode/t_max": 2,
+        "wrong@lcb/leetcode/t_max": 1,
+        "wrong-abs@lcb/leetcode/t_max": 1,
     }
     assert all(dataset.doc_meta[d]["kind"] == "candidate" for d in dataset.corpus)
     assert "c2c" not in summary.manifest["folders"]  # no canonical: no anchor

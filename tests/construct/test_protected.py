@@ -5,7 +5,7 @@ from __future__ import annotations
 from execir.construct.protected import protected_lines
 from execir.types import Task, TestSuite
 
-SOLUTION = '''import math
+SOLUTION = """import math
 
 
 def poly(xs, x):
@@ -18,7 +18,7 @@ def helper(x):
 
 def find_zero(xs):
     return helper(poly(xs, 0.0))
-'''
+"""
 
 
 def _task(test: str, language: str = "python") -> Task:

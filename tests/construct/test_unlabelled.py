@@ -101,12 +101,18 @@ def test_unlabelled_rewrite_and_candidate_verdicts_never_become_labels(tmp_path:
     ]
     candidates.write_text("".join(json.dumps({"task_id": "toy/max", "language": "python", "code": c, "source": "model"}) + "\n" for c in programs))
     script = [
-        Verdict.PASS, Verdict.UNDECIDED,  # rewrite of toy/max: passed once, then undecided
-        Verdict.FLAKY, Verdict.PASS,  # rewrite of toy/count: flaky
-        Verdict.PASS, Verdict.PASS,  # candidate 1: correct (2)
-        Verdict.FAIL, Verdict.FAIL,  # candidate 2: verified failing (1)
-        Verdict.UNDECIDED, Verdict.FAIL,  # candidate 3: undecided
-        Verdict.PASS, Verdict.FLAKY,  # candidate 4: flaky
+        Verdict.PASS,
+        Verdict.UNDECIDED,  # rewrite of toy/max: passed once, then undecided
+        Verdict.FLAKY,
+        Verdict.PASS,  # rewrite of toy/count: flaky
+        Verdict.PASS,
+        Verdict.PASS,  # candidate 1: correct (2)
+        Verdict.FAIL,
+        Verdict.FAIL,  # candidate 2: verified failing (1)
+        Verdict.UNDECIDED,
+        Verdict.FAIL,  # candidate 3: undecided
+        Verdict.PASS,
+        Verdict.FLAKY,  # candidate 4: flaky
     ]
     oracle = ScriptedOracle({}, script)
     config = BuildConfig(

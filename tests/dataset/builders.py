@@ -55,8 +55,15 @@ def make_task(n: int, language: str = "python", *, canonical: bool = True, descr
     prompt = f'def f{n}(xs):\n    """{text}\n    >>> f{n}([2])\n    2\n    """\n' if language == "python" else ""
     tests = TestSuite("check", code=f"def check(c):\n    assert c([2]) == {2 + n}\n") if language == "python" else TestSuite("native", code="class T {}")
     return Task(
-        task_id=f"{PREFIX[language]}/{n}", description=text, solution=code if canonical else "", entry_point=f"f{n}", tests=tests,
-        source="humaneval" if language == "python" else "humaneval-x", language=language, prompt=prompt, problem=f"HumanEval/{n}",
+        task_id=f"{PREFIX[language]}/{n}",
+        description=text,
+        solution=code if canonical else "",
+        entry_point=f"f{n}",
+        tests=tests,
+        source="humaneval" if language == "python" else "humaneval-x",
+        language=language,
+        prompt=prompt,
+        problem=f"HumanEval/{n}",
     )
 
 
@@ -66,9 +73,7 @@ def kept_mutant(task: Task, text: str, *, kind: str = "mutant", operator: str = 
     return KeptMutant(Mutant(task.task_id, operator if kind == "mutant" else "human", edit, text, 1, kind=kind), exec_result(verdict))
 
 
-def verified(
-    task: Task, *, mutants: int = 2, human: int = 0, rewrites: int = 0, passing: int = 0, failing: int = 0
-) -> VerifiedTask:
+def verified(task: Task, *, mutants: int = 2, human: int = 0, rewrites: int = 0, passing: int = 0, failing: int = 0) -> VerifiedTask:
     """``task`` with ``mutants`` mutants, ``human`` human bugs, ``rewrites`` rewrites and user
     candidates that pass (``passing``) or fail (``failing``)."""
     n = int(task.task_id.rsplit("/", 1)[1])
@@ -99,9 +104,7 @@ def collection_folders(items: dict[str, list[VerifiedTask]], *, distractors: Seq
     multi = len(items) > 1
     every = [v for group in items.values() for v in group]
     folders = [
-        text_to_code(group, subtype, language=language if multi else None)
-        for subtype in ("description", "full", "search")
-        for language, group in items.items()
+        text_to_code(group, subtype, language=language if multi else None) for subtype in ("description", "full", "search") for language, group in items.items()
     ]
     folders.append(code_to_text(every, counterfactual_limit=2, seed=SEED, distractors=distractors))
     folders.append(code_to_code(every, constraint=None))

@@ -22,7 +22,8 @@ PLAN = SplitPlan(0, (0.5, 0.1, 0.4), {"P0": "train", "P1": "train", "P2": "dev",
 def _records(name: str = "t2c-full", task: str = "t2c-full") -> FolderRecords:
     docs = tuple(
         Document(f"d-{p}{k}", f"code {p}{k}", f"T/{p}", f"P{p}", kind, "python", g, operator="op" if g == 1 else "")
-        for p in range(5) for k, kind, g in (("a", "canonical", 2), ("b", "mutant", 1), ("c", "rewrite", 2))
+        for p in range(5)
+        for k, kind, g in (("a", "canonical", 2), ("b", "mutant", 1), ("c", "rewrite", 2))
     )
     queries = tuple(Query(f"q{p}", f"text {p}", f"T/{p}", f"P{p}", task, "full", "python") for p in range(5))
     qrels = tuple((f"q{p}", d.id, d.grade) for p in range(5) for d in docs if d.problem == f"P{p}")

@@ -30,8 +30,21 @@ def test_doc_id_default_prefix_is_code() -> None:
 
 DOCUMENTS = [
     Document("d-1", "def f(): return 1", "HumanEval/1", "HumanEval/1", "canonical", "python", 2, verdict="PASS", source="humaneval", entry_point="f"),
-    Document("d-2", "def f(): return 2", "HumanEval/1", "HumanEval/1", "mutant", "python", 1, operator="constant", edit=Edit(1, 17, "1", "2"),
-             edit_distance=1, verdict="FAIL", source="humaneval", entry_point="f"),
+    Document(
+        "d-2",
+        "def f(): return 2",
+        "HumanEval/1",
+        "HumanEval/1",
+        "mutant",
+        "python",
+        1,
+        operator="constant",
+        edit=Edit(1, 17, "1", "2"),
+        edit_distance=1,
+        verdict="FAIL",
+        source="humaneval",
+        entry_point="f",
+    ),
     Document("t-3", "Return one.", "HumanEval/1", "HumanEval/1", "description", "en", 2),
     Document("t-4", "Return two.", "HumanEval/1", "HumanEval/1", "counterfactual", "en", 1, operator="number", edit=Edit(1, 7, "one", "two")),
 ]
@@ -54,8 +67,16 @@ def test_document_row_carries_every_field() -> None:
     row = DOCUMENTS[1].to_json()
     assert row["_id"] == "d-2" and row["title"] == "" and row["text"] == "def f(): return 2"
     assert row["metadata"] == {
-        "task_id": "HumanEval/1", "problem": "HumanEval/1", "kind": "mutant", "language": "python", "grade": 1, "operator": "constant",
-        "edit": {"line": 1, "col": 17, "before": "1", "after": "2"}, "edit_distance": 1, "verdict": "FAIL", "source": "humaneval",
+        "task_id": "HumanEval/1",
+        "problem": "HumanEval/1",
+        "kind": "mutant",
+        "language": "python",
+        "grade": 1,
+        "operator": "constant",
+        "edit": {"line": 1, "col": 17, "before": "1", "after": "2"},
+        "edit_distance": 1,
+        "verdict": "FAIL",
+        "source": "humaneval",
         "entry_point": "f",
     }
 
@@ -67,7 +88,8 @@ def test_a_missing_edit_is_the_empty_edit() -> None:
 
 def test_query_row_defaults() -> None:
     assert QUERIES[2].to_json() == {
-        "_id": "q", "text": "x",
+        "_id": "q",
+        "text": "x",
         "metadata": {"task_id": "t", "problem": "p", "task": "c2t", "subtype": "", "language": "", "constraint": "any"},
     }
     assert QUERIES[1].to_json()["metadata"]["constraint"] == "java"

@@ -28,7 +28,11 @@ def test_the_five_tasks_in_canonical_order() -> None:
 def test_spec_fields(name: str, direction: str, subtype: str, query_kind: str, document_kind: str, instruction: str) -> None:
     spec = TASK_SPECS[name]
     assert (spec.direction, spec.subtype, spec.query_kind, spec.document_kind, spec.instruction) == (
-        direction, subtype, query_kind, document_kind, instruction,
+        direction,
+        subtype,
+        query_kind,
+        document_kind,
+        instruction,
     )
 
 

@@ -48,7 +48,8 @@ def test_trec_qrels_bytes() -> None:
 def _records() -> FolderRecords:
     docs = tuple(
         Document(f"d-{p}{k}", f"code {p}{k}", f"T/{p}", f"P{p}", "canonical" if g == 2 else "mutant", "python", g)
-        for p in range(6) for k, g in (("a", 2), ("b", 1), ("c", 1))
+        for p in range(6)
+        for k, g in (("a", 2), ("b", 1), ("c", 1))
     )
     queries = tuple(Query(f"q{p}", f"text {p} " * (p + 1), f"T/{p}", f"P{p}", "t2c-full", "full", "python") for p in range(6))
     qrels = tuple((f"q{p}", d.id, d.grade) for p in range(6) for d in docs if d.problem == f"P{p}")
@@ -70,9 +71,14 @@ def test_split_rows_follow_the_query_problem() -> None:
 def test_folder_counts() -> None:
     counts = folder_counts(_records(), PLAN)
     assert counts == {
-        "queries": 6, "documents": 18, "documents_by_kind": {"canonical": 6, "mutant": 12},
-        "queries_by_split": {"train": 3, "dev": 1, "test": 2}, "queries_by_language": {"python": 6},
-        "positives_per_query": 1.0, "hard_negatives_per_query": 2.0, "median_query_tokens": 7.0,
+        "queries": 6,
+        "documents": 18,
+        "documents_by_kind": {"canonical": 6, "mutant": 12},
+        "queries_by_split": {"train": 3, "dev": 1, "test": 2},
+        "queries_by_language": {"python": 6},
+        "positives_per_query": 1.0,
+        "hard_negatives_per_query": 2.0,
+        "median_query_tokens": 7.0,
     }
 
 

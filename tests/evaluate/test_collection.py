@@ -34,7 +34,13 @@ EMPTY = Composition(0, 0, 0.0, 0.0, 0.0, {}, {})
 
 def _folder(name: str, direction: str, scores: dict[str, float | None], *, subtype: str = "", language: str = "python") -> FolderSummary:
     return FolderSummary(
-        name, name, direction, subtype, language, "test", EMPTY,
+        name,
+        name,
+        direction,
+        subtype,
+        language,
+        "test",
+        EMPTY,
         tuple(FolderScore(s, {} if v is None else {"ndcg@10": Estimate(v, v - 0.1, v + 0.1)}, 0.0, 0.0, {}) for s, v in scores.items()),
         f"{name}/report.md",
     )
@@ -47,14 +53,18 @@ def _folder(name: str, direction: str, scores: dict[str, float | None], *, subty
         ((_folder("c2t", "c2t", {"a": 0.4}),), {"a": {"c2t": 0.4, "overall": 0.4}}),
         (
             # three t2c folders weigh as one direction: (0.1 + 0.2 + 0.6) / 3 = 0.3, then (0.3 + 0.5 + 0.7) / 3
-            (_folder("t2c-description", "t2c", {"a": 0.1}), _folder("t2c-full", "t2c", {"a": 0.2}), _folder("t2c-search", "t2c", {"a": 0.6}),
-             _folder("c2t", "c2t", {"a": 0.5}), _folder("c2c", "c2c", {"a": 0.7})),
+            (
+                _folder("t2c-description", "t2c", {"a": 0.1}),
+                _folder("t2c-full", "t2c", {"a": 0.2}),
+                _folder("t2c-search", "t2c", {"a": 0.6}),
+                _folder("c2t", "c2t", {"a": 0.5}),
+                _folder("c2c", "c2c", {"a": 0.7}),
+            ),
             {"a": {"c2c": 0.7, "c2t": 0.5, "t2c": 0.3, "overall": 0.5}},
         ),
         (
             # not the mean over folders: that would be (0.0 + 0.0 + 0.0 + 0.9) / 4
-            (_folder("t2c-a", "t2c", {"a": 0.0}), _folder("t2c-b", "t2c", {"a": 0.0}), _folder("t2c-c", "t2c", {"a": 0.0}),
-             _folder("c2c", "c2c", {"a": 0.9})),
+            (_folder("t2c-a", "t2c", {"a": 0.0}), _folder("t2c-b", "t2c", {"a": 0.0}), _folder("t2c-c", "t2c", {"a": 0.0}), _folder("c2c", "c2c", {"a": 0.9})),
             {"a": {"c2c": 0.9, "t2c": 0.0, "overall": 0.45}},
         ),
         (
@@ -64,8 +74,11 @@ def _folder(name: str, direction: str, scores: dict[str, float | None], *, subty
         ),
         (
             # languages are folders of one direction too
-            (_folder("c2c", "c2c", {"a": 0.3}, language="multi"), _folder("c2c-python", "c2c", {"a": 0.5}),
-             _folder("c2c-java", "c2c", {"a": 0.7}, language="java")),
+            (
+                _folder("c2c", "c2c", {"a": 0.3}, language="multi"),
+                _folder("c2c-python", "c2c", {"a": 0.5}),
+                _folder("c2c-java", "c2c", {"a": 0.7}, language="java"),
+            ),
             {"a": {"c2c": 0.5, "overall": 0.5}},
         ),
     ],
@@ -85,8 +98,16 @@ def _system(name: str, v: float) -> SystemSummary:
     none = Share(0.0, 0, 0)
     analyses = GapAnalyses(3, 10, "pessimistic", none, none, Share(1 - v, 0, 3), Share((1 - v) / 2, 0, 3), {})
     return SystemSummary(
-        name, name, {}, 0, 3, {"exec@1": metric(v / 2), "ndcg@10": metric(v), "mrr@10": metric(v * 0.9), "recall@100": metric(1.0)},
-        0.0, {}, analyses, {"python": {"n": 3.0, "exec@1": v, "ndcg@10": v}},
+        name,
+        name,
+        {},
+        0,
+        3,
+        {"exec@1": metric(v / 2), "ndcg@10": metric(v), "mrr@10": metric(v * 0.9), "recall@100": metric(1.0)},
+        0.0,
+        {},
+        analyses,
+        {"python": {"n": 3.0, "exec@1": v, "ndcg@10": v}},
     )
 
 
@@ -105,8 +126,12 @@ def collection(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize(
     ("name", "task", "direction", "subtype", "language"),
-    [("t2c-full-python", "t2c-full", "t2c", "full", "python"), ("t2c-search-java", "t2c-search", "t2c", "search", "java"),
-     ("c2t", "c2t", "c2t", "", "multi"), ("c2c-java", "c2c", "c2c", "", "java")],
+    [
+        ("t2c-full-python", "t2c-full", "t2c", "full", "python"),
+        ("t2c-search-java", "t2c-search", "t2c", "search", "java"),
+        ("c2t", "c2t", "c2t", "", "multi"),
+        ("c2c-java", "c2c", "c2c", "", "java"),
+    ],
 )
 def test_folder_summary(collection: Path, name: str, task: str, direction: str, subtype: str, language: str) -> None:
     dataset = load_dataset(collection / name, "test")

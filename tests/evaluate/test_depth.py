@@ -34,8 +34,9 @@ def _dataset(root: Path) -> Path:
     for t in TASKS:
         documents.append(Document(f"{t}-c", f"def f_{t}(x):\n    return x\n", t, t, "canonical", "python", 2, operator="", verdict="PASS"))
         for m in range(2):
-            documents.append(Document(f"{t}-m{m}", f"def f_{t}(x):\n    return x + {m + 1}\n", t, t, "mutant", "python", 1,
-                                      operator="const_incr", verdict="FAIL"))
+            documents.append(
+                Document(f"{t}-m{m}", f"def f_{t}(x):\n    return x + {m + 1}\n", t, t, "mutant", "python", 1, operator="const_incr", verdict="FAIL")
+            )
     queries = tuple(Query(t, f"task {t}", t, t, "t2c-description", "description", "python") for t in TASKS)
     qrels = tuple((t, d.id, d.grade) for t in TASKS for d in documents if d.task_id == t)
     records = FolderRecords("depth", "t2c-description", "python", tuple(documents), queries, qrels)
@@ -125,8 +126,11 @@ def test_a_canonical_beyond_the_depth_is_reported_so(both: tuple) -> None:
 
 def test_truncation_keeps_ablation_exact_on_random_runs() -> None:
     rng = random.Random(3)
-    docs = {f"{t}-{k}": DocInfo(t, "canonical" if k == "c" else "mutant", None if k == "c" else "op", 2 if k == "c" else 1)
-            for t in TASKS for k in ("c", "m0", "m1", "m2")}
+    docs = {
+        f"{t}-{k}": DocInfo(t, "canonical" if k == "c" else "mutant", None if k == "c" else "op", 2 if k == "c" else 1)
+        for t in TASKS
+        for k in ("c", "m0", "m1", "m2")
+    }
     qrels = {t: {d: info.grade for d, info in docs.items() if info.task_id == t} for t in TASKS}
     for _ in range(20):
         run: Run = {}
@@ -155,9 +159,14 @@ def test_measure_options() -> None:
     assert chosen_measures("exec,NDCG@10,mrr@10", "1,5") == ("exec@1", "exec@5", "ndcg@10", "mrr@10")
     assert chosen_measures(None, "1") == ("exec@1", "ndcg@1", "mrr@1", "recall@1", "map@1")
     assert computed_measures(("recall@100",)) == ("exec@1", "exec@10", "ndcg@10", "mrr@10", "recall@100")
-    for metrics, k, message in [("bleu@1", None, "unknown measure 'bleu@1'"), ("exec@x", None, "cutoff must be a positive integer"),
-                                ("exec@1", "1", "every --metrics name has one"), ("exec", "0", "--k must be"), ("exec,,ndcg", None, "comma list"),
-                                ("p", None, "needs a cutoff")]:
+    for metrics, k, message in [
+        ("bleu@1", None, "unknown measure 'bleu@1'"),
+        ("exec@x", None, "cutoff must be a positive integer"),
+        ("exec@1", "1", "every --metrics name has one"),
+        ("exec", "0", "--k must be"),
+        ("exec,,ndcg", None, "comma list"),
+        ("p", None, "needs a cutoff"),
+    ]:
         with pytest.raises(ExecIRError, match=message):
             chosen_measures(metrics, k)
     check_depth(10, computed_measures(None))

@@ -48,8 +48,9 @@ class PrefixReranker:
 
 def _run(tmp_path: Path, rerankers: dict[str, PrefixReranker]) -> tuple[FolderResult, list, Path]:
     dataset = load_dataset(make_dataset(tmp_path / "ds"))
-    config = EvalConfig(dataset=tmp_path / "ds", out=tmp_path / "out", retrievers=("tied", "good"), reranks=tuple(rerankers),
-                        bootstrap_resamples=100, progress=False)
+    config = EvalConfig(
+        dataset=tmp_path / "ds", out=tmp_path / "out", retrievers=("tied", "good"), reranks=tuple(rerankers), bootstrap_resamples=100, progress=False
+    )
     timer = Timer()
     systems = evaluate_systems(dataset, config, timer, factory=lambda spec: FixedRetriever(spec, RUNS[spec]), rerankers=rerankers)
     result = folder_result(dataset, config, systems, compare_systems(systems, config), timer)
@@ -163,8 +164,9 @@ def test_system_slugs_are_file_safe_and_distinct() -> None:
 def test_a_rerank_depth_reorders_only_the_head_of_the_first_stage(tmp_path: Path) -> None:
     dataset = load_dataset(make_dataset(tmp_path / "ds"))
     reranker = PrefixReranker("canon", "c")
-    config = EvalConfig(dataset=tmp_path / "ds", out=tmp_path / "out", retrievers=("tied",), reranks=("canon",), rerank_depth=1,
-                        bootstrap_resamples=100, progress=False)
+    config = EvalConfig(
+        dataset=tmp_path / "ds", out=tmp_path / "out", retrievers=("tied",), reranks=("canon",), rerank_depth=1, bootstrap_resamples=100, progress=False
+    )
     systems = evaluate_systems(dataset, config, Timer(), factory=lambda spec: FixedRetriever(spec, RUNS[spec]), rerankers={"canon": reranker})
     (request,) = reranker.requests
     assert request.candidates == {"t1": ("m1",), "t2": ("c2",)}  # the first label-free candidate only
@@ -194,8 +196,7 @@ def test_fusion_in_the_pipeline_runs_between_the_first_stage_and_its_reranker(tm
 
     dataset = load_dataset(make_dataset(tmp_path / "ds"))
     rerankers = {f"fuse:{w}:m": FusionReranker(PrefixReranker("m", "m"), w) for w in (0.0, 0.4, 1.0)}
-    config = EvalConfig(dataset=tmp_path / "ds", out=tmp_path / "out", retrievers=("good",), reranks=tuple(rerankers),
-                        bootstrap_resamples=100, progress=False)
+    config = EvalConfig(dataset=tmp_path / "ds", out=tmp_path / "out", retrievers=("good",), reranks=tuple(rerankers), bootstrap_resamples=100, progress=False)
     systems = {s.name: s for s in evaluate_systems(dataset, config, Timer(), factory=lambda spec: FixedRetriever(spec, RUNS[spec]), rerankers=rerankers)}
 
     def first(name: str) -> str:

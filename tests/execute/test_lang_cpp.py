@@ -98,9 +98,6 @@ def test_header_from_prompt():
     assert header == "#include<stdio.h>\n#include<string>\nusing namespace std;\nstring encode(string s);\nstring decode(string s);\n"
 
 
-
-
-
 def _ground_truth(tasks):
     jobs = [Job(t.program, TestSuite("native", t.tests), "", Limits(5.0, 20.0), language="cpp") for t in tasks for _ in range(3)]
     buggy = [t for t in tasks if t.buggy is not None]

@@ -26,8 +26,15 @@ class Synthetic:
 def _doc(rng: random.Random, problem: str, kind: str, grade: int, language: str = "python") -> Document:
     text = f"def {problem}_{kind}_{rng.random():.12f}(): pass"
     return Document(
-        id=doc_id(text), text=text, task_id=f"T/{problem}", problem=problem, kind=kind, language=language, grade=grade,
-        operator="" if grade == 2 else "flip", verdict="PASS" if grade == 2 else "FAIL",
+        id=doc_id(text),
+        text=text,
+        task_id=f"T/{problem}",
+        problem=problem,
+        kind=kind,
+        language=language,
+        grade=grade,
+        operator="" if grade == 2 else "flip",
+        verdict="PASS" if grade == 2 else "FAIL",
     )
 
 

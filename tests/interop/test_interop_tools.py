@@ -138,8 +138,15 @@ def test_mteb_equals_execir(cases: list[SplitCase], folder: Path, tmp_path: Path
         results = _read_trec(case.run_path, pytrec_eval.parse_run)
         scores = calculate_retrieval_scores(results, qrels, [1, 10])
         flat = make_score_dict(
-            ndcg=scores.ndcg, _map=scores.map, recall=scores.recall, precision=scores.precision, mrr=scores.mrr,
-            naucs=scores.naucs, naucs_mrr=scores.naucs_mrr, hit_rate=scores.hit_rate, task_scores={},
+            ndcg=scores.ndcg,
+            _map=scores.map,
+            recall=scores.recall,
+            precision=scores.precision,
+            mrr=scores.mrr,
+            naucs=scores.naucs,
+            naucs_mrr=scores.naucs_mrr,
+            hit_rate=scores.hit_rate,
+            task_scores={},
         )
         for measure in MEASURES:
             expected = case.mean(measure) if measure.startswith("mrr") else round(case.mean(measure), ROUNDED)

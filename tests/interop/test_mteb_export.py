@@ -33,9 +33,16 @@ def _system(name: str, folder: Path, run: dict[str, dict[str, float]], config: d
     metrics = {m: Estimate(*bootstrap_ci([v[q] for q in sorted(v)], n_resamples=200, seed=0)) for m, v in per_query.items()}
     analyses = gap_analyses(dataset.qrels, run, dataset.docs, dataset.query_task, k=10)
     return SystemSummary(
-        name=name, spec=name, config=config, encoded_texts=0, queries=len(dataset.qrels), metrics=metrics,
-        tie_rate=tie_rate(dataset.qrels, run, dataset.docs, dataset.query_task), density_ablation={},
-        analyses=GapAnalyses.of(analyses), by_language={"python": {"n": float(len(dataset.qrels)), "exec@1": metrics["exec@1"].mean}},
+        name=name,
+        spec=name,
+        config=config,
+        encoded_texts=0,
+        queries=len(dataset.qrels),
+        metrics=metrics,
+        tie_rate=tie_rate(dataset.qrels, run, dataset.docs, dataset.query_task),
+        density_ablation={},
+        analyses=GapAnalyses.of(analyses),
+        by_language={"python": {"n": float(len(dataset.qrels)), "exec@1": metrics["exec@1"].mean}},
     )
 
 
@@ -46,8 +53,15 @@ def result(folder: Path, synthetic: Synthetic) -> FolderResult:
     run = without_anchor({qid: synthetic.run[qid] for qid in dataset.qrels})
     nudged = {qid: {d: s + (int(d[-4:], 16) % 7) * 1e-6 for d, s in docs.items()} for qid, docs in run.items()}
     facts = DatasetFacts(
-        path=str(folder), name=dataset.name, task=dataset.task, language=dataset.language, split="test",
-        manifest_sha256=dataset.manifest_sha256, source=None, queries=len(dataset.queries), documents=len(dataset.corpus),
+        path=str(folder),
+        name=dataset.name,
+        task=dataset.task,
+        language=dataset.language,
+        split="test",
+        manifest_sha256=dataset.manifest_sha256,
+        source=None,
+        queries=len(dataset.queries),
+        documents=len(dataset.corpus),
     )
     systems = (
         _system("toy", folder, run, {"retriever": "toy"}),
@@ -73,7 +87,13 @@ def mteb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 def test_score_names_map_only_matching_definitions() -> None:
     assert [mteb_score_name(m) for m in ("exec@5", "ndcg@10", "mrr@10", "recall@100", "map@10", "p@1")] == [
-        "hit_rate_at_5", "ndcg_at_10", "mrr_at_10", "recall_at_100", "map_at_10", "precision_at_1"]
+        "hit_rate_at_5",
+        "ndcg_at_10",
+        "mrr_at_10",
+        "recall_at_100",
+        "map_at_10",
+        "precision_at_1",
+    ]
     assert mteb_score_name("mrr") is None and mteb_score_name("ndcg") is None
 
 
@@ -89,7 +109,11 @@ def test_scores_are_execirs_under_mtebs_names(result: FolderResult) -> None:
         assert scores["main_score"] == scores["ndcg_at_10"] == means["ndcg@10"]
         assert scores["hit_rate_at_1"] == scores["precision_at_1"] == means["exec@1"]
         assert (scores["mrr_at_10"], scores["recall_at_10"], scores["map_at_10"], scores["precision_at_5"]) == (
-            means["mrr@10"], means["recall@10"], means["map@10"], means["p@5"])
+            means["mrr@10"],
+            means["recall@10"],
+            means["map@10"],
+            means["p@5"],
+        )
         assert scores["execir_mrr"] == means["mrr"] and "mrr" not in scores
         assert scores["execir_ndcg_at_10_ci_low"] == system.metrics["ndcg@10"].low
         assert scores["execir_intrusion_at_10"] == system.analyses.intrusion.share

@@ -29,7 +29,11 @@ from .synthetic import Synthetic, split_qrels
 
 DEMO = Path("/tmp/demo/humaneval/t2c-description")
 MEASURES = {
-    "exec@1": "hit_rate_at_1", "exec@10": "hit_rate_at_10", "ndcg@10": "ndcg_at_10", "mrr@10": "mrr_at_10", "recall@10": "recall_at_10",
+    "exec@1": "hit_rate_at_1",
+    "exec@10": "hit_rate_at_10",
+    "ndcg@10": "ndcg_at_10",
+    "mrr@10": "mrr_at_10",
+    "recall@10": "recall_at_10",
     "map@10": "map_at_10",
 }
 TOL = 1e-5  # MTEB rounds its means (mrr aside) to 5 decimals

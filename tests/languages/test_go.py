@@ -61,15 +61,18 @@ def test_strip_comments_and_describe() -> None:
     assert entry_point(PROMPT) == "Median"
 
 
-@pytest.mark.parametrize(("body", "unused"), [
-    ("x := 0\n    return 1", ["x"]),
-    ("x := 0\n    x = 2\n    return 1", ["x"]),
-    ("x := 0\n    x += 2\n    return 1", []),
-    ("x := 0\n    x++\n    return 1", []),
-    ("xs := []int{}\n    xs[0] = 1\n    return 1", []),
-    ("for i, c := range s {\n        _ = c\n    }\n    return 1", ["i"]),
-    ("f := func() int { return 1 }\n    return f()", []),
-])
+@pytest.mark.parametrize(
+    ("body", "unused"),
+    [
+        ("x := 0\n    return 1", ["x"]),
+        ("x := 0\n    x = 2\n    return 1", ["x"]),
+        ("x := 0\n    x += 2\n    return 1", []),
+        ("x := 0\n    x++\n    return 1", []),
+        ("xs := []int{}\n    xs[0] = 1\n    return 1", []),
+        ("for i, c := range s {\n        _ = c\n    }\n    return 1", ["i"]),
+        ("f := func() int { return 1 }\n    return f()", []),
+    ],
+)
 def test_unused_locals(body: str, unused: list[str]) -> None:
     program = GO.parse(f"func F(s string) int {{\n    {body}\n}}\n")
     assert [program.source(node) for node in unused_locals(program)] == unused
@@ -103,22 +106,27 @@ def test_go_spellings() -> None:
 
 
 def test_range_index_swap() -> None:
-    source = ("func F(xs []int) int {\n    s := 0\n    for _, x := range xs {\n        s += x\n    }\n"
-              "    for i, y := range xs {\n        s += i * y\n    }\n    return s\n}\n")
+    source = (
+        "func F(xs []int) int {\n    s := 0\n    for _, x := range xs {\n        s += x\n    }\n"
+        "    for i, y := range xs {\n        s += i * y\n    }\n    return s\n}\n"
+    )
     edits = [(mutant.edit.before, mutant.edit.after) for mutant in generate_mutants("t", source, "go", ["range_index_swap"])]
     assert edits == [("_, x", "x")]
     assert GO.family_of("range_index_swap") == "variable"
 
 
-@pytest.mark.parametrize(("body", "missing"), [
-    ("return 1", False),
-    ("if x > 0 {\n        return 1\n    }", True),
-    ("if x > 0 {\n        return 1\n    } else {\n        return 2\n    }", False),
-    ("for {\n    }", False),
-    ('panic("no")', False),
-    ("switch x {\n    case 0:\n        return 1\n    default:\n        return 2\n    }", False),
-    ("switch x {\n    case 0:\n        return 1\n    }", True),
-])
+@pytest.mark.parametrize(
+    ("body", "missing"),
+    [
+        ("return 1", False),
+        ("if x > 0 {\n        return 1\n    }", True),
+        ("if x > 0 {\n        return 1\n    } else {\n        return 2\n    }", False),
+        ("for {\n    }", False),
+        ('panic("no")', False),
+        ("switch x {\n    case 0:\n        return 1\n    default:\n        return 2\n    }", False),
+        ("switch x {\n    case 0:\n        return 1\n    }", True),
+    ],
+)
 def test_missing_returns(body: str, missing: bool) -> None:
     program = GO.parse(f"func F(x int) int {{\n    {body}\n}}\n")
     assert bool(missing_returns(program)) is missing

@@ -39,7 +39,7 @@ def test_every_candidate_parses(shared_data: Path, language: str) -> None:
             try:
                 lang.parse(splice(source, edit))
             except ParseError:
-                broken.append((record["task_id"], operator, source[edit.start:edit.end], edit.after))
+                broken.append((record["task_id"], operator, source[edit.start : edit.end], edit.after))
     assert broken == []
     assert unparsed <= UNPARSED.get(language, set())
 

@@ -26,11 +26,39 @@ PROMPT = """
 def similar_elements(test_tup1, test_tup2)"""
 
 STABLE_NAMES = (
-    "arg_delete", "arg_swap", "arith_swap", "attribute_swap", "augassign_swap", "binary_operand_delete", "bitwise_swap",
-    "bool_operand_delete", "bool_swap", "call_unwrap", "compare_flip", "compare_swap", "condition_const", "const_decr",
-    "const_incr", "const_zero_one", "element_delete", "guard_delete", "loop_control_swap", "method_swap", "min_max_swap",
-    "not_insert", "not_remove", "off_by_one", "operand_swap", "range_swap", "return_bool_flip", "return_const",
-    "statement_delete", "subscript_swap", "term_insert", "unary_minus_remove", "variable_misuse",
+    "arg_delete",
+    "arg_swap",
+    "arith_swap",
+    "attribute_swap",
+    "augassign_swap",
+    "binary_operand_delete",
+    "bitwise_swap",
+    "bool_operand_delete",
+    "bool_swap",
+    "call_unwrap",
+    "compare_flip",
+    "compare_swap",
+    "condition_const",
+    "const_decr",
+    "const_incr",
+    "const_zero_one",
+    "element_delete",
+    "guard_delete",
+    "loop_control_swap",
+    "method_swap",
+    "min_max_swap",
+    "not_insert",
+    "not_remove",
+    "off_by_one",
+    "operand_swap",
+    "range_swap",
+    "return_bool_flip",
+    "return_const",
+    "statement_delete",
+    "subscript_swap",
+    "term_insert",
+    "unary_minus_remove",
+    "variable_misuse",
 )
 
 
@@ -83,9 +111,7 @@ def test_describe_mbxp_prompt() -> None:
 
 
 def test_describe_other_comment_shapes() -> None:
-    assert RUBY.describe("=begin\nReturns the sum\nof a and b.\n\nNever negative.\n=end\ndef add(a, b)\n") == (
-        "Returns the sum of a and b.\nNever negative."
-    )
+    assert RUBY.describe("=begin\nReturns the sum\nof a and b.\n\nNever negative.\n=end\ndef add(a, b)\n") == ("Returns the sum of a and b.\nNever negative.")
     assert RUBY.describe("def f\n  1\nend\n") == ""
     assert RUBY.describe("def f\n  1\nend\n# trailing note\n") == "trailing note"
 

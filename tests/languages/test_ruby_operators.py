@@ -35,9 +35,16 @@ CASES: list[tuple[str, str, Expected]] = [
     ("compare_flip", "ok = a >= b\n", [(1, 7, ">=", "<=")]),
     ("compare_flip", "ok = a == b\n", []),
     ("bool_swap", "ok = a && b || c\nx = d and e or f\n", [(1, 7, "&&", "||"), (1, 12, "||", "&&"), (2, 6, "and", "or"), (2, 12, "or", "and")]),
-    ("not_remove", "ok = !a\nok = not b\nputs 1 unless c\nuntil d do end\n", [
-        (1, 5, "!", ""), (2, 5, "not ", ""), (3, 7, "unless", "if"), (4, 0, "until", "while"),
-    ]),
+    (
+        "not_remove",
+        "ok = !a\nok = not b\nputs 1 unless c\nuntil d do end\n",
+        [
+            (1, 5, "!", ""),
+            (2, 5, "not ", ""),
+            (3, 7, "unless", "if"),
+            (4, 0, "until", "while"),
+        ],
+    ),
     ("not_insert", "if a > b\n  x\nend\n", [(1, 0, "if", "unless")]),
     ("not_insert", "if a\n  x\nelse\n  y\nend\nz = c ? 1 : 2\nw = d + 1 if !e\n", [(1, 3, "a", "!a"), (6, 4, "c", "!c")]),
     ("not_insert", "while a < b do a += 1 end\nx unless y\n", [(1, 0, "while", "until")]),
@@ -47,74 +54,187 @@ CASES: list[tuple[str, str, Expected]] = [
     ("const_zero_one", "x = 0\ny = 1\nz = 2\nw = -1\n", [(1, 4, "0", "1"), (2, 4, "1", "0")]),
     ("return_bool_flip", "def f(x)\n  return true if x\n  false\nend\n", [(2, 9, "true", "false"), (3, 2, "false", "true")]),
     ("return_bool_flip", "def f(x)\n  y = true\n  y\nend\n", []),
-    ("return_const", "def f(a)\n  return a.size > 2 if a\n  a.map { |x| x * 2 }\nend\n", [
-        (2, 9, "a.size > 2", "false"), (2, 9, "a.size > 2", "true"), (3, 2, "a.map { |x| x * 2 }", "[]"),
-    ]),
+    (
+        "return_const",
+        "def f(a)\n  return a.size > 2 if a\n  a.map { |x| x * 2 }\nend\n",
+        [
+            (2, 9, "a.size > 2", "false"),
+            (2, 9, "a.size > 2", "true"),
+            (3, 2, "a.map { |x| x * 2 }", "[]"),
+        ],
+    ),
     ("return_const", "def f(a)\n  return a + 1 if a\n  s = 'x'\n  s\nend\n", [(2, 9, "a + 1", "0"), (4, 2, "s", '""')]),
     ("return_const", "def f(a)\n  g(a)\nend\n", [(2, 2, "g(a)", "nil")]),
     ("off_by_one", "for i in 0..n-1\nend\n", [(1, 9, "0", "-1"), (1, 9, "0", "1"), (1, 12, "n-1", "n"), (1, 12, "n-1", "n-2")]),
-    ("off_by_one", "y = a[i] + h['k'] + b[x || y]\n", [
-        (1, 6, "i", "i + 1"), (1, 6, "i", "i - 1"), (1, 22, "x || y", "(x || y) + 1"), (1, 22, "x || y", "(x || y) - 1"),
-    ]),
-    ("off_by_one", "n.times { |i| }\ns.slice(0, k)\n", [
-        (1, 0, "n", "n + 1"), (1, 0, "n", "n - 1"), (2, 8, "0", "-1"), (2, 8, "0", "1"), (2, 11, "k", "k + 1"), (2, 11, "k", "k - 1"),
-    ]),
-    ("guard_delete", "def f(x)\n  return 0 if x.nil?\n  if x > 1 then return 1 end\n  raise 'no' unless x\n  x += 1 if x\n  x\nend\n", [
-        (2, 0, "  return 0 if x.nil?\n", ""), (3, 0, "  if x > 1 then return 1 end\n", ""), (4, 0, "  raise 'no' unless x\n", ""),
-    ]),
+    (
+        "off_by_one",
+        "y = a[i] + h['k'] + b[x || y]\n",
+        [
+            (1, 6, "i", "i + 1"),
+            (1, 6, "i", "i - 1"),
+            (1, 22, "x || y", "(x || y) + 1"),
+            (1, 22, "x || y", "(x || y) - 1"),
+        ],
+    ),
+    (
+        "off_by_one",
+        "n.times { |i| }\ns.slice(0, k)\n",
+        [
+            (1, 0, "n", "n + 1"),
+            (1, 0, "n", "n - 1"),
+            (2, 8, "0", "-1"),
+            (2, 8, "0", "1"),
+            (2, 11, "k", "k + 1"),
+            (2, 11, "k", "k - 1"),
+        ],
+    ),
+    (
+        "guard_delete",
+        "def f(x)\n  return 0 if x.nil?\n  if x > 1 then return 1 end\n  raise 'no' unless x\n  x += 1 if x\n  x\nend\n",
+        [
+            (2, 0, "  return 0 if x.nil?\n", ""),
+            (3, 0, "  if x > 1 then return 1 end\n", ""),
+            (4, 0, "  raise 'no' unless x\n", ""),
+        ],
+    ),
     ("guard_delete", "def f(x)\n  if x\n    return 1\n  else\n    return 2\n  end\nend\n", []),
     ("loop_control_swap", "a.each { |x| next if x; break }\n", [(1, 13, "next", "break"), (1, 24, "break", "next")]),
-    ("method_swap", "y = s.upcase.start_with?(p)\nz = a.select { |x| x }.first\n", [
-        (1, 6, "upcase", "downcase"), (1, 13, "start_with?", "end_with?"), (2, 6, "select", "reject"), (2, 23, "first", "last"),
-    ]),
+    (
+        "method_swap",
+        "y = s.upcase.start_with?(p)\nz = a.select { |x| x }.first\n",
+        [
+            (1, 6, "upcase", "downcase"),
+            (1, 13, "start_with?", "end_with?"),
+            (2, 6, "select", "reject"),
+            (2, 23, "first", "last"),
+        ],
+    ),
     ("method_swap", "b = a.sort.reverse\nc = a.sort\nd = a.sort_by { |x| -x }\n", [(1, 10, ".reverse", ""), (2, 10, "", ".reverse"), (3, 24, "", ".reverse")]),
     ("min_max_swap", "x = [a, b].max + c.min_by { |y| y }\n", [(1, 11, "max", "min"), (1, 19, "min_by", "max_by")]),
     ("arg_swap", "f(a, b, b)\ng(x, *y)\nh(k: 1, j: 2)\n", [(1, 2, "a, b", "b, a")]),
     ("arg_delete", "x = s.slice(0, n)\ny = w.join(' ')\nz = Math.sqrt(2)\nputs 1, 2\n", [(1, 12, "0, ", ""), (1, 13, ", n", ""), (2, 10, "(' ')", "")]),
     ("arg_delete", "def g(a, b)\n  a\nend\ng(1, 2)\nh(1, 2)\n", [(5, 2, "1, ", ""), (5, 3, ", 2", "")]),
-    ("call_unwrap", "x = s.to_i.abs\ny = Integer(z)\nok = a.empty?\nw = b.map { |c| c }\n", [
-        (1, 5, ".to_i", ""), (1, 10, ".abs", ""), (2, 4, "Integer(z)", "z"),
-    ]),
+    (
+        "call_unwrap",
+        "x = s.to_i.abs\ny = Integer(z)\nok = a.empty?\nw = b.map { |c| c }\n",
+        [
+            (1, 5, ".to_i", ""),
+            (1, 10, ".abs", ""),
+            (2, 4, "Integer(z)", "z"),
+        ],
+    ),
     ("call_unwrap", "def f(a)\n  a.sort\n  a.uniq\nend\n", [(3, 3, ".uniq", "")]),
     ("call_unwrap", "x = a.sort.reverse\nconsole.log(a + b)\n", [(1, 5, ".sort", "")]),
     ("attribute_swap", "x = a.uniq\ny = b.sort\nz = c.to_s\nw = d.size + e.length\n", [(1, 6, "uniq", "sort"), (2, 6, "sort", "uniq")]),
-    ("binary_operand_delete", "x = a - b\ny = 'p' + q\nr = a + b + c\nout << w\n", [
-        (1, 4, "a - b", "a"), (1, 4, "a - b", "b"), (2, 4, "'p' + q", "q"), (3, 4, "a + b", "a"), (3, 4, "a + b", "b"), (3, 4, "a + b + c", "a + b"),
-    ]),
+    (
+        "binary_operand_delete",
+        "x = a - b\ny = 'p' + q\nr = a + b + c\nout << w\n",
+        [
+            (1, 4, "a - b", "a"),
+            (1, 4, "a - b", "b"),
+            (2, 4, "'p' + q", "q"),
+            (3, 4, "a + b", "a"),
+            (3, 4, "a + b", "b"),
+            (3, 4, "a + b + c", "a + b"),
+        ],
+    ),
     ("binary_operand_delete", "x = s.size - 1\n", [(1, 4, "s.size - 1", "s.size")]),
-    ("binary_operand_delete", "y = (c + d) * 2\nz = f (a - b)\n", [
-        (1, 4, "(c + d)", "c"), (1, 4, "(c + d)", "d"), (1, 4, "(c + d) * 2", "(c + d)"), (2, 6, "(a - b)", "a"), (2, 6, "(a - b)", "b"),
-    ]),
+    (
+        "binary_operand_delete",
+        "y = (c + d) * 2\nz = f (a - b)\n",
+        [
+            (1, 4, "(c + d)", "c"),
+            (1, 4, "(c + d)", "d"),
+            (1, 4, "(c + d) * 2", "(c + d)"),
+            (2, 6, "(a - b)", "a"),
+            (2, 6, "(a - b)", "b"),
+        ],
+    ),
     ("bool_operand_delete", "ok = a && b\nx = 1 or y\n", [(1, 5, "a && b", "a"), (1, 5, "a && b", "b")]),
-    ("operand_swap", "x = a - b\ny = a + b\nz = a / (b - c)\nw = a - b - c\ns = 'p' + q\n", [
-        (1, 4, "a - b", "b - a"), (3, 4, "a / (b - c)", "(b - c) / a"), (3, 9, "b - c", "c - b"), (4, 4, "a - b", "b - a"),
-        (4, 4, "a - b - c", "c - (a - b)"),
-    ]),
+    (
+        "operand_swap",
+        "x = a - b\ny = a + b\nz = a / (b - c)\nw = a - b - c\ns = 'p' + q\n",
+        [
+            (1, 4, "a - b", "b - a"),
+            (3, 4, "a / (b - c)", "(b - c) / a"),
+            (3, 9, "b - c", "c - b"),
+            (4, 4, "a - b", "b - a"),
+            (4, 4, "a - b - c", "c - (a - b)"),
+        ],
+    ),
     ("operand_swap", "x = n - 1\ny = -1 - n\nz = a < b\nw = s + t.to_s\n", [(4, 4, "s + t.to_s", "t.to_s + s")]),
     ("subscript_swap", "x = m[i][j] + s[0, n] + t[k][k]\n", [(1, 6, "i][j", "j][i"), (1, 16, "0, n", "n, 0")]),
     ("variable_misuse", "def f(a, b)\n  c = a + 1\n  c * b\nend\n", [(2, 6, "a", "b"), (3, 2, "c", "a"), (3, 2, "c", "b"), (3, 6, "b", "a"), (3, 6, "b", "c")]),
-    ("variable_misuse", "def f(xs, n)\n  m = [xs[0]]\n  xs.each { |x| n += x }\n  m\nend\n", [
-        (2, 7, "xs", "n"), (3, 2, "xs", "m"), (3, 2, "xs", "n"), (3, 21, "x", "n"), (3, 21, "x", "xs"), (4, 2, "m", "n"), (4, 2, "m", "xs"),
-    ]),
+    (
+        "variable_misuse",
+        "def f(xs, n)\n  m = [xs[0]]\n  xs.each { |x| n += x }\n  m\nend\n",
+        [
+            (2, 7, "xs", "n"),
+            (3, 2, "xs", "m"),
+            (3, 2, "xs", "n"),
+            (3, 21, "x", "n"),
+            (3, 21, "x", "xs"),
+            (4, 2, "m", "n"),
+            (4, 2, "m", "xs"),
+        ],
+    ),
     ("variable_misuse", "def f(n)\n  for i in 0..n\n    p i\n  end\nend\n", [(3, 6, "i", "n")]),
     ("variable_misuse", "def f(a, c)\n  b = c\n  b\nend\n", [(2, 6, "c", "a"), (3, 2, "b", "a"), (3, 2, "b", "c")]),
     ("variable_misuse", "def f(a, b)\n  x = 1\n\n\n\n  p a\nend\n", []),
-    ("element_delete", "x = [1, 2, 3]\ny = {a: 1, b: 2}\nz = [4]\nw = %w[p q]\n", [
-        (1, 5, "1, ", ""), (1, 8, "2, ", ""), (1, 9, ", 3", ""), (2, 5, "a: 1, ", ""), (2, 9, ", b: 2", ""), (4, 7, "p ", ""), (4, 8, " q", ""),
-    ]),
-    ("statement_delete", "def f(a)\n  x = 1\n  a.sort\n  a.push(x)\n  a.sort!\n  a << 2\n  return x if a\n  x\nend\n", [
-        (2, 0, "  x = 1\n", ""), (4, 0, "  a.push(x)\n", ""), (5, 0, "  a.sort!\n", ""), (6, 0, "  a << 2\n", ""),
-    ]),
+    (
+        "element_delete",
+        "x = [1, 2, 3]\ny = {a: 1, b: 2}\nz = [4]\nw = %w[p q]\n",
+        [
+            (1, 5, "1, ", ""),
+            (1, 8, "2, ", ""),
+            (1, 9, ", 3", ""),
+            (2, 5, "a: 1, ", ""),
+            (2, 9, ", b: 2", ""),
+            (4, 7, "p ", ""),
+            (4, 8, " q", ""),
+        ],
+    ),
+    (
+        "statement_delete",
+        "def f(a)\n  x = 1\n  a.sort\n  a.push(x)\n  a.sort!\n  a << 2\n  return x if a\n  x\nend\n",
+        [
+            (2, 0, "  x = 1\n", ""),
+            (4, 0, "  a.push(x)\n", ""),
+            (5, 0, "  a.sort!\n", ""),
+            (6, 0, "  a << 2\n", ""),
+        ],
+    ),
     ("statement_delete", "def f(a)  b = 1\n  b\nend\n", [(1, 8, "  b = 1", "")]),
-    ("condition_const", "if a\n  x\nend\nwhile b do end\nuntil c do end\ny = d ? 1 : 2\nz if true\n", [
-        (1, 3, "a", "false"), (1, 3, "a", "true"), (4, 6, "b", "false"), (5, 6, "c", "true"),
-    ]),
-    ("term_insert", "def f(a)\n  x = a * 2\n  y = a\n  a[i + 1]\n  x - y\nend\n", [
-        (2, 6, "a * 2", "a * 2 + 1"), (2, 6, "a * 2", "a * 2 - 1"), (5, 2, "x - y", "x - y + 1"), (5, 2, "x - y", "x - y - 1"),
-    ]),
-    ("term_insert", "ok = s.length == n % 2\ny = n - 1\nz = 1.5 * n\n", [
-        (1, 5, "s.length", "s.length + 1"), (1, 5, "s.length", "s.length - 1"), (1, 17, "n % 2", "n % 2 + 1"), (1, 17, "n % 2", "n % 2 - 1"),
-    ]),
+    (
+        "condition_const",
+        "if a\n  x\nend\nwhile b do end\nuntil c do end\ny = d ? 1 : 2\nz if true\n",
+        [
+            (1, 3, "a", "false"),
+            (1, 3, "a", "true"),
+            (4, 6, "b", "false"),
+            (5, 6, "c", "true"),
+        ],
+    ),
+    (
+        "term_insert",
+        "def f(a)\n  x = a * 2\n  y = a\n  a[i + 1]\n  x - y\nend\n",
+        [
+            (2, 6, "a * 2", "a * 2 + 1"),
+            (2, 6, "a * 2", "a * 2 - 1"),
+            (5, 2, "x - y", "x - y + 1"),
+            (5, 2, "x - y", "x - y - 1"),
+        ],
+    ),
+    (
+        "term_insert",
+        "ok = s.length == n % 2\ny = n - 1\nz = 1.5 * n\n",
+        [
+            (1, 5, "s.length", "s.length + 1"),
+            (1, 5, "s.length", "s.length - 1"),
+            (1, 17, "n % 2", "n % 2 + 1"),
+            (1, 17, "n % 2", "n % 2 - 1"),
+        ],
+    ),
 ]
 
 

@@ -43,10 +43,7 @@ def reference_evaluate(qrels, run, measures, ties):
     for text in measures:
         name, _, cut = text.partition("@")
         k = int(cut) if cut else None
-        out[text] = {
-            q: reference_value(name, k, [qrels[q].get(d, 0) for d, _ in ranked[q]], list(qrels[q].values()))
-            for q in qrels
-        }
+        out[text] = {q: reference_value(name, k, [qrels[q].get(d, 0) for d, _ in ranked[q]], list(qrels[q].values())) for q in qrels}
     return out
 
 

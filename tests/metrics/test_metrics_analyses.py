@@ -16,9 +16,14 @@ import pytest
 from execir.metrics.analyses import DocInfo, gap_analyses, tie_rate
 
 DOCS = {
-    "a0": DocInfo("A", "canonical", None), "a1": DocInfo("A", "mutant", "flip"), "a2": DocInfo("A", "mutant", "off_by_one"),
-    "b9": DocInfo("B", "canonical", None), "b1": DocInfo("B", "mutant", "flip"),
-    "c0": DocInfo("C", "canonical", None), "c1": DocInfo("C", "mutant", "off_by_one"), "c2": DocInfo("C", "mutant", "flip"),
+    "a0": DocInfo("A", "canonical", None),
+    "a1": DocInfo("A", "mutant", "flip"),
+    "a2": DocInfo("A", "mutant", "off_by_one"),
+    "b9": DocInfo("B", "canonical", None),
+    "b1": DocInfo("B", "mutant", "flip"),
+    "c0": DocInfo("C", "canonical", None),
+    "c1": DocInfo("C", "mutant", "off_by_one"),
+    "c2": DocInfo("C", "mutant", "flip"),
 }
 QUERY_TASK = {"qa": "A", "qb": "B", "qc": "C"}
 QRELS = {"qa": {"a0": 2, "a1": 1, "a2": 1}, "qb": {"b9": 2, "b1": 1}, "qc": {"c0": 2, "c1": 1, "c2": 1}}
@@ -50,12 +55,10 @@ def test_pessimistic_answers():
 
 def test_per_query_details():
     pq = analyse()["per_query"]
-    assert pq["qa"] == {"canonical": "a0", "canonical_rank": 2, "canonical_score": 0.8,
-                        "top1_doc": "a1", "top1_kind": "mutant", "beaten_by": ["a1"]}
+    assert pq["qa"] == {"canonical": "a0", "canonical_rank": 2, "canonical_score": 0.8, "top1_doc": "a1", "top1_kind": "mutant", "beaten_by": ["a1"]}
     assert pq["qb"]["canonical_rank"] == 3 and pq["qb"]["beaten_by"] == ["b1"]
     assert pq["qb"]["top1_kind"] == "canonical"
-    assert pq["qc"] == {"canonical": "c0", "canonical_rank": 1, "canonical_score": 0.9,
-                        "top1_doc": "c0", "top1_kind": "canonical", "beaten_by": []}
+    assert pq["qc"] == {"canonical": "c0", "canonical_rank": 1, "canonical_score": 0.9, "top1_doc": "c0", "top1_kind": "canonical", "beaten_by": []}
 
 
 def test_trec_ties_resolve_by_doc_id():
@@ -83,8 +86,10 @@ def test_grades_decide_pools_for_every_kind():
     # a rewrite (grade 2) is a correct document, a human bug (grade 1) a hard negative: the pools
     # follow the grade, not the kind; grade -1 (unknown) falls back on the kind
     docs = {
-        "a0": DocInfo("A", "canonical", None, grade=2), "a3": DocInfo("A", "rewrite", "rename", grade=2),
-        "a1": DocInfo("A", "human", "human", grade=1), "a2": DocInfo("A", "mutant", "off_by_one"),
+        "a0": DocInfo("A", "canonical", None, grade=2),
+        "a3": DocInfo("A", "rewrite", "rename", grade=2),
+        "a1": DocInfo("A", "human", "human", grade=1),
+        "a2": DocInfo("A", "mutant", "off_by_one"),
         "z9": DocInfo("Z", "description", None, grade=0),
     }
     assert [docs[d].pool for d in ("a0", "a3", "a1", "a2", "z9")] == ["canonical", "canonical", "mutant", "mutant", None]

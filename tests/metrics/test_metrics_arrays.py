@@ -74,9 +74,7 @@ def test_trec_ties_match_pytrec_eval(case):
 
 def test_missing_queries_and_empty_rows_score_zero():
     qrels = {"a": {"x": 2}, "b": {"y": 2}, "c": {"z": 2, "w": 1}}
-    matrix = RunMatrix.from_arrays(
-        ["extra", "c", "b"], ["x", "z", "w"], np.array([3.0, 1.0, 1.0]), columns=[0, 1, 2], offsets=[0, 1, 3, 3]
-    )
+    matrix = RunMatrix.from_arrays(["extra", "c", "b"], ["x", "z", "w"], np.array([3.0, 1.0, 1.0]), columns=[0, 1, 2], offsets=[0, 1, 3, 3])
     out = evaluate_arrays(qrels, matrix, ["exec@1", "ndcg@10", "mrr@10", "p@10"])
     for values in out.values():
         assert set(values) == {"a", "b", "c"} and values["a"] == 0.0 and values["b"] == 0.0

@@ -22,8 +22,11 @@ from metrics_helpers import random_case, reference_evaluate
 from execir.metrics import evaluate, rank_run
 
 CUTS = (1, 3, 5, 10, 100)
-PAIRS = {f"{ours}@{k}": f"{theirs}_{k}" for k in CUTS for ours, theirs in
-         [("ndcg", "ndcg_cut"), ("recall", "recall"), ("map", "map_cut"), ("p", "P"), ("exec", "success")]}
+PAIRS = {
+    f"{ours}@{k}": f"{theirs}_{k}"
+    for k in CUTS
+    for ours, theirs in [("ndcg", "ndcg_cut"), ("recall", "recall"), ("map", "map_cut"), ("p", "P"), ("exec", "success")]
+}
 PAIRS |= {"mrr@1000": "recip_rank", "ndcg": "ndcg", "map": "map"}  # no cutoff
 TREC_MEASURES = {f"{m}.{','.join(map(str, CUTS))}" for m in ("ndcg_cut", "recall", "map_cut", "P", "success")}
 TREC_MEASURES |= {"recip_rank", "ndcg", "map"}

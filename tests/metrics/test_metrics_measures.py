@@ -11,8 +11,14 @@ from execir.metrics import KNOWN_MEASURES, Measure, parse_measure
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("ndcg@10", Measure("ndcg", 10)), ("exec@1", Measure("exec", 1)), ("P@5", Measure("p", 5)),
-     ("MRR@100", Measure("mrr", 100)), ("map", Measure("map", None)), (" recall@3 ", Measure("recall", 3))],
+    [
+        ("ndcg@10", Measure("ndcg", 10)),
+        ("exec@1", Measure("exec", 1)),
+        ("P@5", Measure("p", 5)),
+        ("MRR@100", Measure("mrr", 100)),
+        ("map", Measure("map", None)),
+        (" recall@3 ", Measure("recall", 3)),
+    ],
 )
 def test_parses_known_names(text, expected):
     assert parse_measure(text) == expected

@@ -72,8 +72,7 @@ def test_win_tie_loss():
 def test_paired_comparisons():
     rng = np.random.default_rng(0)
     qids = [f"q{i}" for i in range(100)]
-    systems = {name: dict(zip(qids, (rng.random(100) < p).astype(float).tolist()))
-               for name, p in [("bm25", 0.3), ("dense", 0.6), ("rerank", 0.62)]}
+    systems = {name: dict(zip(qids, (rng.random(100) < p).astype(float).tolist())) for name, p in [("bm25", 0.3), ("dense", 0.6), ("rerank", 0.62)]}
     rows = paired_comparisons(systems, seed=1)
     assert [(r["a"], r["b"]) for r in rows] == [("bm25", "dense"), ("bm25", "rerank"), ("dense", "rerank")]
     for r in rows:

@@ -39,8 +39,7 @@ def test_humaneval_candidates() -> None:
             assert mutant.text == source[:start] + edit.after + source[start + len(edit.before) :]
     print(
         f"\nHumanEval: {sum(counts)} candidates, mean {sum(counts) / len(counts):.1f}, "
-        f"min {min(counts)}, max {max(counts)}, {seconds:.2f}s\n"
-        + "\n".join(f"  {name}: {count}" for name, count in sorted(operators.items()))
+        f"min {min(counts)}, max {max(counts)}, {seconds:.2f}s\n" + "\n".join(f"  {name}: {count}" for name, count in sorted(operators.items()))
     )
     assert sum(count == 0 for count in counts) <= 10  # one-liners like `return len(string)`
     assert sum(counts) / len(counts) >= 15

@@ -90,9 +90,19 @@ def test_operator_yields_intended_edit(name: str, source: str, expected: list[tu
 
 def test_operator_names_are_stable() -> None:
     assert set(OPERATORS) >= {
-        "arith_swap", "compare_swap", "bool_swap", "not_remove", "not_insert", "const_incr",
-        "const_decr", "const_zero_one", "off_by_one", "return_bool_flip", "arg_swap",
-        "guard_delete", "augassign_swap",
+        "arith_swap",
+        "compare_swap",
+        "bool_swap",
+        "not_remove",
+        "not_insert",
+        "const_incr",
+        "const_decr",
+        "const_zero_one",
+        "off_by_one",
+        "return_bool_flip",
+        "arg_swap",
+        "guard_delete",
+        "augassign_swap",
     }
     assert list(OPERATORS) == sorted(OPERATORS)
     assert all(op.__name__ == name for name, op in OPERATORS.items())
@@ -100,7 +110,7 @@ def test_operator_names_are_stable() -> None:
 
 def test_non_ascii_columns_are_characters() -> None:
     source = "s = 'héllo→'; t = x * y; y = a < b\n"
-    (edit, text), = apply("compare_swap", source)
+    ((edit, text),) = apply("compare_swap", source)
     assert (edit.line, edit.col, edit.before) == (1, source.index("<"), "<")
     assert text == "s = 'héllo→'; t = x * y; y = a <= b\n"
     first, second = apply("arith_swap", source)

@@ -47,9 +47,26 @@ def test_order_is_a_permutation() -> None:
 
 
 _ORIGINAL_OPERATORS = (
-    "any_all_swap", "arg_swap", "arith_swap", "augassign_swap", "bitwise_swap", "bool_swap", "compare_flip",
-    "compare_swap", "const_decr", "const_incr", "const_zero_one", "guard_delete", "loop_control_swap", "method_swap",
-    "min_max_swap", "not_insert", "not_remove", "off_by_one", "return_bool_flip", "unary_minus_remove",
+    "any_all_swap",
+    "arg_swap",
+    "arith_swap",
+    "augassign_swap",
+    "bitwise_swap",
+    "bool_swap",
+    "compare_flip",
+    "compare_swap",
+    "const_decr",
+    "const_incr",
+    "const_zero_one",
+    "guard_delete",
+    "loop_control_swap",
+    "method_swap",
+    "min_max_swap",
+    "not_insert",
+    "not_remove",
+    "off_by_one",
+    "return_bool_flip",
+    "unary_minus_remove",
 )
 """A fixed operator set: with (many) more operators than lines, a prefix as long as the lines
 are many is still spent on distinct operators, so the line spread is checked on this set."""
@@ -71,8 +88,12 @@ def test_order_independent_of_hash_seed() -> None:
     for hash_seed in ("0", "1", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
         result = subprocess.run(
-            [sys.executable, "-c", _SCRIPT], input=json.dumps(SOURCE), env=env,
-            capture_output=True, text=True, check=True,
+            [sys.executable, "-c", _SCRIPT],
+            input=json.dumps(SOURCE),
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
         )
         outputs.add(result.stdout)
     assert len(outputs) == 1

@@ -89,8 +89,12 @@ CASES = [
         "return_const",
         "def f(x):\n    if x: return x > 1\n    if x: return [y for y in x]\n    if x: return ''.join(x)\n    if x: return len(x) + 1\n    return x\n",
         [
-            (2, 17, "x > 1", "False"), (2, 17, "x > 1", "True"), (3, 17, "[y for y in x]", "[]"), (4, 17, "''.join(x)", "''"),
-            (5, 17, "len(x) + 1", "0"), (6, 11, "x", "None"),
+            (2, 17, "x > 1", "False"),
+            (2, 17, "x > 1", "True"),
+            (3, 17, "[y for y in x]", "[]"),
+            (4, 17, "''.join(x)", "''"),
+            (5, 17, "len(x) + 1", "0"),
+            (6, 11, "x", "None"),
         ],
     ),
     ("return_const", "def f(x):\n    if x: return 1\n    if x: return []\n    if x: return x, 1\n    return\n", []),
@@ -104,8 +108,11 @@ CASES = [
         "call_unwrap",
         "y = sorted(list(set(x)))\n",  # a chain of one-argument calls also unwraps to its bottom
         [
-            (1, 4, "sorted(list(set(x)))", "list(set(x))"), (1, 4, "sorted(list(set(x)))", "x"), (1, 11, "list(set(x))", "set(x)"),
-            (1, 11, "list(set(x))", "x"), (1, 16, "set(x)", "x"),
+            (1, 4, "sorted(list(set(x)))", "list(set(x))"),
+            (1, 4, "sorted(list(set(x)))", "x"),
+            (1, 11, "list(set(x))", "set(x)"),
+            (1, 11, "list(set(x))", "x"),
+            (1, 16, "set(x)", "x"),
         ],
     ),
     (
@@ -209,8 +216,13 @@ CASES = [
         "attribute_swap",
         "def f(s, l):\n    l.append(s.lower())\n    t = s.upper()\n    return s.swapcase()\n",
         [
-            (2, 6, "append", "extend"), (2, 15, "lower", "swapcase"), (2, 15, "lower", "upper"), (3, 10, "upper", "lower"),
-            (3, 10, "upper", "swapcase"), (4, 13, "swapcase", "lower"), (4, 13, "swapcase", "upper"),
+            (2, 6, "append", "extend"),
+            (2, 15, "lower", "swapcase"),
+            (2, 15, "lower", "upper"),
+            (3, 10, "upper", "lower"),
+            (3, 10, "upper", "swapcase"),
+            (4, 13, "swapcase", "lower"),
+            (4, 13, "swapcase", "upper"),
         ],
     ),
     ("attribute_swap", "def f(s, l):\n    l.insert(0, s)\n    s.count(l)\n    return x.real\n", []),  # other receivers' names are not borrowed
@@ -253,12 +265,30 @@ def test_variable_misuse_is_bounded_per_use_and_per_function() -> None:
 
 
 NEW_OPERATORS = {
-    "arg_delete": "missing", "attribute_swap": "function", "binary_operand_delete": "missing", "bool_literal_flip": "value",
-    "bool_operand_delete": "missing", "branch_delete": "missing", "branch_swap": "variable", "call_unwrap": "missing",
-    "compare_replace": "operator", "condition_const": "value", "const_to_zero": "value", "element_delete": "missing",
-    "element_swap": "variable", "if_unwrap": "missing", "operand_swap": "variable", "return_swap": "variable",
-    "return_const": "value", "self_term_insert": "excess", "slice_remove": "missing", "statement_delete": "missing",
-    "string_edit": "value", "subscript_swap": "variable", "term_insert": "excess", "variable_misuse": "variable",
+    "arg_delete": "missing",
+    "attribute_swap": "function",
+    "binary_operand_delete": "missing",
+    "bool_literal_flip": "value",
+    "bool_operand_delete": "missing",
+    "branch_delete": "missing",
+    "branch_swap": "variable",
+    "call_unwrap": "missing",
+    "compare_replace": "operator",
+    "condition_const": "value",
+    "const_to_zero": "value",
+    "element_delete": "missing",
+    "element_swap": "variable",
+    "if_unwrap": "missing",
+    "operand_swap": "variable",
+    "return_swap": "variable",
+    "return_const": "value",
+    "self_term_insert": "excess",
+    "slice_remove": "missing",
+    "statement_delete": "missing",
+    "string_edit": "value",
+    "subscript_swap": "variable",
+    "term_insert": "excess",
+    "variable_misuse": "variable",
 }
 
 
@@ -271,8 +301,18 @@ def test_new_operators_are_registered_with_their_family_and_tested_here() -> Non
 
 # forms nobody writes: an operand that does nothing, a slice from 0, a power of 1, a division by 0
 _IDLE = [
-    ("+", "0"), ("-", "0"), ("*", "1"), ("/", "1"), ("//", "1"), ("**", "1"), ("**", "0"), ("[", "0", ":"), ("+=", "0"), ("-=", "0"),
-    ("/", "0"), ("%", "0"),
+    ("+", "0"),
+    ("-", "0"),
+    ("*", "1"),
+    ("/", "1"),
+    ("//", "1"),
+    ("**", "1"),
+    ("**", "0"),
+    ("[", "0", ":"),
+    ("+=", "0"),
+    ("-=", "0"),
+    ("/", "0"),
+    ("%", "0"),
 ]
 
 

@@ -21,17 +21,30 @@ from execir.results import CollectionResult, Composition, Estimate, FolderScore,
 
 
 def _score(system: str, ndcg: float | None, *, by_language: dict[str, dict[str, float]] | None = None) -> FolderScore:
-    metrics = {} if ndcg is None else {
-        "exec@1": Estimate(ndcg / 2, 0.0, ndcg), "ndcg@10": Estimate(ndcg, ndcg - 0.05, ndcg + 0.05), "mrr@10": Estimate(ndcg, 0, 1),
-    }
+    metrics = (
+        {}
+        if ndcg is None
+        else {
+            "exec@1": Estimate(ndcg / 2, 0.0, ndcg),
+            "ndcg@10": Estimate(ndcg, ndcg - 0.05, ndcg + 0.05),
+            "mrr@10": Estimate(ndcg, 0, 1),
+        }
+    )
     return FolderScore(system, metrics, 0.25, 0.125, by_language or {})
 
 
 def _folder(name: str, direction: str, subtype: str, language: str, scores: dict[str, float | None], *, queries: int = 10) -> FolderSummary:
     composition = Composition(queries, 100 + queries, 1.5, 3.25, 12.0, {"canonical": 40, "mutant": 60 + queries}, {language: queries})
     return FolderSummary(
-        name, f"{direction}-{subtype}" if subtype else direction, direction, subtype, language, "test", composition,
-        tuple(_score(s, v) for s, v in scores.items()), f"{name}/report.md",
+        name,
+        f"{direction}-{subtype}" if subtype else direction,
+        direction,
+        subtype,
+        language,
+        "test",
+        composition,
+        tuple(_score(s, v) for s, v in scores.items()),
+        f"{name}/report.md",
     )
 
 
@@ -123,8 +136,10 @@ def test_search_collapse_table(result: CollectionResult) -> None:
     table = _table(render_collection(result), "## Text-to-code query subtypes")
     assert table[0] == ["language", "system", "description", "full", "search"]
     assert table[1:] == [
-        ["java", "bm25", "0.200", "n/a", "n/a"], ["java", "dense", "0.600", "n/a", "n/a"],
-        ["python", "bm25", "0.500", "0.400", "0.000"], ["python", "dense", "0.700", "0.800", "0.030"],
+        ["java", "bm25", "0.200", "n/a", "n/a"],
+        ["java", "dense", "0.600", "n/a", "n/a"],
+        ["python", "bm25", "0.500", "0.400", "0.000"],
+        ["python", "dense", "0.700", "0.800", "0.030"],
     ]
 
 

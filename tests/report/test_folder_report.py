@@ -29,15 +29,26 @@ MEASURES = ("exec@1", "exec@5", "exec@10", "ndcg@10", "mrr@10")
 def system(name: str, exec1: float, *, rate: float) -> SystemSummary:
     """A summary whose every metric is ``exec1`` and whose one operator outranks at ``rate``."""
     analyses = GapAnalyses(
-        n_queries=2, k=10, ties="pessimistic", paired_mutant_share_of_misses=Share(1.0, 1, 1), canonical_below_distractor=Share(0.5, 1, 2),
-        intrusion=Share(0.5, 1, 2), coreb_intrusion=Share(0.0, 0, 2),
+        n_queries=2,
+        k=10,
+        ties="pessimistic",
+        paired_mutant_share_of_misses=Share(1.0, 1, 1),
+        canonical_below_distractor=Share(0.5, 1, 2),
+        intrusion=Share(0.5, 1, 2),
+        coreb_intrusion=Share(0.0, 0, 2),
         per_operator={"arith_swap": OperatorRate(6, round(6 * rate), rate), "min_max_swap": OperatorRate(6, 0, 0.0)},
     )
     return SystemSummary(
-        name=name, spec=name, config={"name": name}, encoded_texts=7, queries=2,
-        metrics={m: Estimate(exec1, exec1 / 2, min(1.0, exec1 + 0.25)) for m in MEASURES}, tie_rate=0.5,
+        name=name,
+        spec=name,
+        config={"name": name},
+        encoded_texts=7,
+        queries=2,
+        metrics={m: Estimate(exec1, exec1 / 2, min(1.0, exec1 + 0.25)) for m in MEASURES},
+        tie_rate=0.5,
         density_ablation={0: {"exec@1": 1.0, "ndcg@10": 1.0}, 1: {"exec@1": exec1, "ndcg@10": exec1}},
-        analyses=analyses, by_language={"python": {"n": 2.0, "exec@1": exec1, "ndcg@10": exec1}},
+        analyses=analyses,
+        by_language={"python": {"n": 2.0, "exec@1": exec1, "ndcg@10": exec1}},
     )
 
 
@@ -46,7 +57,12 @@ def folder_result(ties: str = "pessimistic") -> FolderResult:
     facts = DatasetFacts("/data/toy", "toy", "t2c-description", "python", "test", "ab" * 32, {"name": "toy-source"}, 2, 4)
     comparison = Comparison("tied", "good", 2, 0.5, 1.0, -0.5, -1.0, 0.0, 0, 1, 1, 0, 1, 1.0, 1.0)
     return FolderResult(
-        "9.9.9", facts, {"seed": 0}, ties, (system("tied", 0.5, rate=0.5), system("good", 1.0, rate=0.0)), (comparison,),
+        "9.9.9",
+        facts,
+        {"seed": 0},
+        ties,
+        (system("tied", 0.5, rate=0.5), system("good", 1.0, rate=0.0)),
+        (comparison,),
         {"score": 0.25, "report": 0.5},
     )
 

@@ -24,8 +24,7 @@ WAIT = 20.0
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install 'execir[test]')")
 if not (Path(CHROMIUM).is_file() and Path(CHROMEDRIVER).is_file()):
-    pytest.skip(f"Chromium or chromedriver is missing ({CHROMIUM}, {CHROMEDRIVER}): install Debian's chromium and chromium-driver",
-                allow_module_level=True)
+    pytest.skip(f"Chromium or chromedriver is missing ({CHROMIUM}, {CHROMEDRIVER}): install Debian's chromium and chromium-driver", allow_module_level=True)
 
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
@@ -200,4 +199,3 @@ def test_collection_page_renders(driver: Any, tmp_path: Path, shots: Path) -> No
     assert links == [(tmp_path / "t2c-description" / "report.html").as_uri(), (tmp_path / "t2c-search<x>" / "report.html").as_uri()]
     full_page_shot(driver, shots / "synthetic-collection-1280.png")
     assert severe(driver) == []
-

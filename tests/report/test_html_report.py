@@ -102,10 +102,16 @@ def make_records(dataset: Dataset) -> list[QueryRecord]:
 def summary(name: str, exec1: float, *, per_operator: dict[str, OperatorRate]) -> SystemSummary:
     analyses = GapAnalyses(TASKS, 10, "pessimistic", Share(0.5, 2, 4), Share(0.33, 2, 6), Share(0.33, 2, 6), Share(0.17, 1, 6), per_operator)
     return SystemSummary(
-        name=name, spec=name, config={"name": name, "note": "<config & more>"}, encoded_texts=18, queries=TASKS,
-        metrics={m: Estimate(exec1, max(0.0, exec1 - 0.2), min(1.0, exec1 + 0.2)) for m in reversed(MEASURES)}, tie_rate=0.0,
+        name=name,
+        spec=name,
+        config={"name": name, "note": "<config & more>"},
+        encoded_texts=18,
+        queries=TASKS,
+        metrics={m: Estimate(exec1, max(0.0, exec1 - 0.2), min(1.0, exec1 + 0.2)) for m in reversed(MEASURES)},
+        tie_rate=0.0,
         density_ablation={0: {"exec@1": 1.0, "ndcg@10": 1.0}, 1: {"exec@1": exec1 + 0.1, "ndcg@10": exec1 + 0.1}, 2: {"exec@1": exec1, "ndcg@10": exec1}},
-        analyses=analyses, by_language={"python": {"n": 4.0, "exec@1": exec1, "ndcg@10": exec1}, "java": {"n": 2.0, "exec@1": exec1 / 2, "ndcg@10": exec1}},
+        analyses=analyses,
+        by_language={"python": {"n": 4.0, "exec@1": exec1, "ndcg@10": exec1}, "java": {"n": 2.0, "exec@1": exec1 / 2, "ndcg@10": exec1}},
     )
 
 
@@ -115,8 +121,9 @@ def make_result() -> FolderResult:
     config = {"seed": 0, "measures": list(MEASURES)}  # the leaderboard's column order (the metrics dicts are in reverse)
     bm25 = summary("bm25", 2 / 6, per_operator={"arith_swap": OperatorRate(6, 2, 2 / 6), "compare_swap": OperatorRate(6, 1, 1 / 6)})
     ce = summary("bm25>>ce", 4 / 6, per_operator={"arith_swap": OperatorRate(6, 1, 1 / 6), "compare_swap": OperatorRate(6, 1, 1 / 6)})
-    rerank = RerankSummary("bm25", "ce", {"model": "toy"}, TASKS, 18, 1.5, {"candidates_executed": 18.0}, 0.25,
-                           {"exec@1": Estimate(1 / 3, 0.0, 2 / 3)}, McNemar(3, 1, 0.625))
+    rerank = RerankSummary(
+        "bm25", "ce", {"model": "toy"}, TASKS, 18, 1.5, {"candidates_executed": 18.0}, 0.25, {"exec@1": Estimate(1 / 3, 0.0, 2 / 3)}, McNemar(3, 1, 0.625)
+    )
     ce = replace(ce, rerank=rerank)
     comparison = Comparison("bm25", "bm25>>ce", TASKS, 2 / 6, 4 / 6, -2 / 6, -0.67, 0.0, 1, 2, 3, 1, 3, 0.625, 0.625)
     return FolderResult("9.9.9", facts, config, "pessimistic", (bm25, ce), (comparison,), {"score": 0.25, "report": 0.5})
@@ -291,10 +298,18 @@ def test_one_system_and_no_records(dataset: Dataset) -> None:
 
 def _collection() -> CollectionResult:
     def folder(name: str, subtype: str, ndcg: dict[str, float]) -> FolderSummary:
-        scores = tuple(FolderScore(s, {"exec@1": Estimate(v / 2, 0, v), "ndcg@10": Estimate(v, v - 0.1, v + 0.1), "mrr@10": Estimate(v, 0, 1)},
-                                   0.25, 0.125, {}, first_stage="bm25" if ">>" in s else None,
-                                   deltas={"exec@1": Estimate(0.1, -0.05, 0.25), "ndcg@10": Estimate(0.2, 0.1, 0.3)} if ">>" in s else {})
-                        for s, v in ndcg.items())
+        scores = tuple(
+            FolderScore(
+                s,
+                {"exec@1": Estimate(v / 2, 0, v), "ndcg@10": Estimate(v, v - 0.1, v + 0.1), "mrr@10": Estimate(v, 0, 1)},
+                0.25,
+                0.125,
+                {},
+                first_stage="bm25" if ">>" in s else None,
+                deltas={"exec@1": Estimate(0.1, -0.05, 0.25), "ndcg@10": Estimate(0.2, 0.1, 0.3)} if ">>" in s else {},
+            )
+            for s, v in ndcg.items()
+        )
         composition = Composition(6, 18, 1.0, 2.0, 9.0, {"canonical": 6, "mutant": 12}, {"python": 6})
         return FolderSummary(name, f"t2c-{subtype}", "t2c", subtype, "python", "test", composition, scores, f"{name}/report.md")
 

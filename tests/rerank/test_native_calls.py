@@ -11,7 +11,8 @@ from execir.dataset.spec import get_spec
 from execir.execute import OracleConfig
 from execir.rerank.base import RerankRequest
 from execir.rerank.examples import extract_examples
-from execir.rerank.execution import ExecReranker, plan_runs
+from execir.rerank.exec_plan import plan_runs
+from execir.rerank.execution import ExecReranker
 from execir.rerank.native_calls import native_suite
 
 JS_QUERY = """Check if any two numbers are closer to each other than the threshold.
@@ -99,10 +100,15 @@ def test_a_suite_counts_what_it_drops() -> None:
 
 def test_plan_runs_examples_in_their_own_language_only() -> None:
     req = RerankRequest(
-        queries={"q": JS_QUERY}, candidates={"q": ("js", "py", "cpp")},
-        documents={"js": "const hasCloseElements = () => false\n", "py": "def hasCloseElements(n, t):\n    return False\n",
-                   "cpp": "bool hasCloseElements(){ return false; }\n"},
-        doc_language={"js": "js", "py": "python", "cpp": "cpp"}, query_language={"q": "js"},
+        queries={"q": JS_QUERY},
+        candidates={"q": ("js", "py", "cpp")},
+        documents={
+            "js": "const hasCloseElements = () => false\n",
+            "py": "def hasCloseElements(n, t):\n    return False\n",
+            "cpp": "bool hasCloseElements(){ return false; }\n",
+        },
+        doc_language={"js": "js", "py": "python", "cpp": "cpp"},
+        query_language={"q": "js"},
     )
     plan = plan_runs(req, {"q": extract_examples(JS_QUERY, "js")})
     assert [r.doc_id for r in plan.runs] == ["js"]
@@ -110,11 +116,14 @@ def test_plan_runs_examples_in_their_own_language_only() -> None:
 
 
 def test_misnamed_examples_call_each_candidates_own_function() -> None:
-    query = ">>> flip_case(\"Hello\")\n\"hELLO\"\n"
-    documents = {"canonical": "#include<string>\nusing namespace std;\nstring filp_case(string str){\n  return str;\n}\n",
-                 "other": "int add(int a, int b){\n  return a + b;\n}\n"}
-    req = RerankRequest(queries={"q": query}, candidates={"q": tuple(documents)}, documents=documents,
-                        doc_language=dict.fromkeys(documents, "cpp"), query_language={"q": "cpp"})
+    query = '>>> flip_case("Hello")\n"hELLO"\n'
+    documents = {
+        "canonical": "#include<string>\nusing namespace std;\nstring filp_case(string str){\n  return str;\n}\n",
+        "other": "int add(int a, int b){\n  return a + b;\n}\n",
+    }
+    req = RerankRequest(
+        queries={"q": query}, candidates={"q": tuple(documents)}, documents=documents, doc_language=dict.fromkeys(documents, "cpp"), query_language={"q": "cpp"}
+    )
     plan = plan_runs(req, {"q": extract_examples(query, "cpp")})
     assert {r.doc_id: r.job.entry_point for r in plan.runs} == {"canonical": "filp_case", "other": "add"}
     assert 'execir_examples::text(filp_case("Hello"), "hELLO")' in plan.runs[0].job.tests.code
@@ -173,8 +182,11 @@ MEAN_PROGRAMS = {
 def _score(tmp_path: Path, queries: dict[str, str], programs: dict[str, dict[str, str]], language: str) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
     documents = {f"{q}/{name}": text for q, group in programs.items() for name, text in group.items()}
     req = RerankRequest(
-        queries=queries, candidates={q: tuple(f"{q}/{name}" for name in group) for q, group in programs.items()},
-        documents=documents, doc_language=dict.fromkeys(documents, language), query_language=dict.fromkeys(queries, language),
+        queries=queries,
+        candidates={q: tuple(f"{q}/{name}" for name in group) for q, group in programs.items()},
+        documents=documents,
+        doc_language=dict.fromkeys(documents, language),
+        query_language=dict.fromkeys(queries, language),
     )
     reranker = ExecReranker(OracleConfig(workers=2, cache_path=tmp_path / "v.sqlite", progress=False), progress=False)
     reranker.use_task(get_spec("t2c-full"))
@@ -239,8 +251,7 @@ RUBY_PROGRAMS = {
     "correct": "def count_words(text)\n  counts = {}\n  text.split.each { |w| counts[w] = (counts[w] || 0) + 1 }\n  counts\nend\n",
     "ones": "def count_words(text)\n  counts = {}\n  text.split.each { |w| counts[w] = 1 }\n  counts\nend\n",
     "forged": (
-        "class Liar\n  def ==(o) true end\n  def is_a?(k) true end\n  def class() Hash end\n  def length() 2 end\nend\n"
-        "def count_words(text)\n  Liar.new\nend\n"
+        "class Liar\n  def ==(o) true end\n  def is_a?(k) true end\n  def class() Hash end\n  def length() 2 end\nend\ndef count_words(text)\n  Liar.new\nend\n"
     ),
     "exits": "def count_words(text)\n  exit!(0)\nend\n",
 }

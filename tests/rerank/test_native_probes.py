@@ -14,7 +14,8 @@ from execir.execute.decide import PROBE_BITS, PROBE_MARK, probe_digest_bits
 from execir.rerank.agreement import fingerprint, plan_probes
 from execir.rerank.base import RerankRequest
 from execir.rerank.examples import extract_examples
-from execir.rerank.execution import ExecReranker, plan_runs
+from execir.rerank.exec_plan import plan_runs
+from execir.rerank.execution import ExecReranker
 from execir.rerank.native_probes import native_probe_arguments, native_probe_suite
 
 
@@ -34,7 +35,7 @@ def test_the_digest_reads_marked_lines_only_and_the_first_line_of_each_probe() -
 
 
 def test_cpp_probes_never_empty_an_argument() -> None:
-    examples = extract_examples(">>> total({3, 1, 1}, \"ab\")\n6\n", "cpp")
+    examples = extract_examples('>>> total({3, 1, 1}, "ab")\n6\n', "cpp")
     arguments = native_probe_arguments(examples, "cpp")
     assert arguments[:3] == ("[1, 1, 3], 'ab'", "[3, 1, 1], 'ba'", "[1, 1], 'ab'")  # a brace list is a vector: order and duplicates kept
     assert not any("[]" in args or "''" in args for args in arguments)
@@ -67,8 +68,11 @@ def test_only_passing_native_candidates_of_a_query_with_two_are_probed() -> None
 
     programs = dict(RUBY)
     request = RerankRequest(
-        queries={"q": RUBY_QUERY}, candidates={"q": tuple(programs)}, documents=programs,
-        doc_language=dict.fromkeys(programs, "ruby"), query_language={"q": "ruby"},
+        queries={"q": RUBY_QUERY},
+        candidates={"q": tuple(programs)},
+        documents=programs,
+        doc_language=dict.fromkeys(programs, "ruby"),
+        query_language={"q": "ruby"},
     )
     examples = {"q": extract_examples(RUBY_QUERY, "ruby")}
     runs = plan_runs(request, examples).runs
@@ -86,8 +90,11 @@ def test_only_passing_native_candidates_of_a_query_with_two_are_probed() -> None
 
 def _score(tmp_path: Path, query: str, programs: dict[str, str], language: str, unclean: int = 0) -> dict[str, float]:
     request = RerankRequest(
-        queries={"q": query}, candidates={"q": tuple(programs)}, documents=programs,
-        doc_language=dict.fromkeys(programs, language), query_language={"q": language},
+        queries={"q": query},
+        candidates={"q": tuple(programs)},
+        documents=programs,
+        doc_language=dict.fromkeys(programs, language),
+        query_language={"q": language},
     )
     reranker = ExecReranker(OracleConfig(workers=2, cache_path=tmp_path / "v.sqlite", progress=False), progress=False)
     reranker.use_task(get_spec("t2c-full"))
@@ -110,19 +117,19 @@ JS = {
 CPP_QUERY = "Add two numbers.\n>>> add(2, 3)\n5\n"
 CPP = {
     "correct": "int add(int x, int y) { return x + y; }\n",
-    "other": "#include <cstdio>\nlong add(long x, long y) {\n  std::printf(\"adding\\n\");\n  return y + x;\n}\n",
+    "other": '#include <cstdio>\nlong add(long x, long y) {\n  std::printf("adding\\n");\n  return y + x;\n}\n',
     "mutant": "int add(int x, int y) { return x * y - 1; }\n",
 }
 GO_QUERY = "// Add two numbers.\n// >>> Add(2, 3)\n// 5\nfunc Add(x int, y int) int {\n"
 GO = {
     "correct": "package main\n\nfunc Add(x int, y int) int {\n\treturn x + y\n}\n",
-    "other": "package main\n\nimport \"fmt\"\n\nfunc Add(x, y int64) int64 {\n\tfmt.Println(\"adding\")\n\treturn y + x\n}\n",
+    "other": 'package main\n\nimport "fmt"\n\nfunc Add(x, y int64) int64 {\n\tfmt.Println("adding")\n\treturn y + x\n}\n',
     "mutant": "package main\n\nfunc Add(x int, y int) int {\n\treturn x*y - 1\n}\n",
 }
 JAVA_QUERY = "/**\n Add two numbers.\n >>> add(2, 3)\n 5\n */\n"
 JAVA = {
     "correct": "class Solution {\n    public int add(int x, int y) {\n        return x + y;\n    }\n}\n",
-    "other": "class Solution {\n    public long add(long x, long y) {\n        System.out.println(\"adding\");\n        return y + x;\n    }\n}\n",
+    "other": 'class Solution {\n    public long add(long x, long y) {\n        System.out.println("adding");\n        return y + x;\n    }\n}\n',
     "mutant": "class Solution {\n    public int add(int x, int y) {\n        return x * y - 1;\n    }\n}\n",
 }
 RUBY_QUERY = "Add two numbers.\nirb> add(2, 3)\n=> 5\n"
@@ -133,13 +140,16 @@ RUBY = {
 }
 
 
-@pytest.mark.parametrize(("tool", "query", "programs", "language"), [
-    ("node", JS_QUERY, JS, "js"),
-    ("g++", CPP_QUERY, CPP, "cpp"),
-    ("go", GO_QUERY, GO, "go"),
-    ("javac", JAVA_QUERY, JAVA, "java"),
-    ("ruby", RUBY_QUERY, RUBY, "ruby"),
-])
+@pytest.mark.parametrize(
+    ("tool", "query", "programs", "language"),
+    [
+        ("node", JS_QUERY, JS, "js"),
+        ("g++", CPP_QUERY, CPP, "cpp"),
+        ("go", GO_QUERY, GO, "go"),
+        ("javac", JAVA_QUERY, JAVA, "java"),
+        ("ruby", RUBY_QUERY, RUBY, "ruby"),
+    ],
+)
 def test_candidates_that_agree_come_first(tmp_path: Path, tool: str, query: str, programs: dict[str, str], language: str) -> None:
     if shutil.which(tool) is None:
         pytest.skip(f"{tool} not installed")

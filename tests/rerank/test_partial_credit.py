@@ -11,7 +11,9 @@ from execir.dataset.spec import get_spec
 from execir.execute import ExecResult, OracleConfig
 from execir.rerank.base import RerankRequest
 from execir.rerank.examples import extract_examples
-from execir.rerank.execution import ExecReranker, PlannedRun, partial_scores, plan_partial, plan_runs
+from execir.rerank.exec_plan import plan_runs
+from execir.rerank.execution import ExecReranker, partial_scores, plan_partial
+from execir.rerank.planned import PlannedRun
 from execir.types import Verdict
 
 # The last example is wrong, as some prompts' are: no program passes all three.

@@ -118,7 +118,14 @@ def test_bad_specs_are_clear_errors(spec: str, message: str) -> None:
 
 
 def test_help_lists_every_form() -> None:
-    forms = ("ce:<model id>[@<revision>]", "ce:<local path>", "llm:<model id or path>[@rev]", "exec", "fuse:<w>:<spec>", "fuse:0.9,c2t=0.3",
-             "<spec>+<spec>+...")
+    forms = (
+        "ce:<model id>[@<revision>]",
+        "ce:<local path>",
+        "llm:<model id or path>[@rev]",
+        "exec",
+        "fuse:<w>:<spec>",
+        "fuse:0.9,c2t=0.3",
+        "<spec>+<spec>+...",
+    )
     for form in forms:
         assert form in RERANK_SPEC_HELP

@@ -12,7 +12,8 @@ from execir.dataset.spec import get_spec
 from execir.execute import OracleConfig
 from execir.rerank.base import RerankRequest
 from execir.rerank.examples import extract_examples
-from execir.rerank.execution import ExecReranker, main_function, plan_runs
+from execir.rerank.exec_plan import main_function, plan_runs
+from execir.rerank.execution import ExecReranker
 from execir.rerank.source_values import go_values, java_values
 from execir.rerank.typed_calls import Signature, signature, typed_suite
 
@@ -40,25 +41,31 @@ class Solution {
 # ---- reading ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("F([]float64{1.0, 2.0}, 0.5)", "F([1.0, 2.0], 0.5)"),
-    ("F([][]int{{1, 2}, {3}}, [2]int{4, 5})", "F([[1, 2], [3]], [4, 5])"),
-    ('F(map[string]int{"a": 1}, []interface{}{1, "x{"})', 'F({"a": 1}, [1, "x{"])'),
-    ("F(['a', 'b'], []string{})", "F(['a', 'b'], [])"),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("F([]float64{1.0, 2.0}, 0.5)", "F([1.0, 2.0], 0.5)"),
+        ("F([][]int{{1, 2}, {3}}, [2]int{4, 5})", "F([[1, 2], [3]], [4, 5])"),
+        ('F(map[string]int{"a": 1}, []interface{}{1, "x{"})', 'F({"a": 1}, [1, "x{"])'),
+        ("F(['a', 'b'], []string{})", "F(['a', 'b'], [])"),
+    ],
+)
 def test_go_values_drop_composite_literal_types(text: str, expected: str) -> None:
     assert go_values(text) == expected
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("f(Arrays.asList(1.0, 2.0), 0.5)", "f([1.0, 2.0], 0.5)"),
-    ("f(new ArrayList<>(List.of()), new ArrayList<>(Arrays.asList(3L, 4)))", "f([], [3, 4])"),
-    ('f(new int[][]{{1, 2}, {3}}, "a(b")', 'f([[1, 2], [3]], "a(b")'),
-    ("f(Optional.of(2.5f), Optional.empty())", "f(2.5, None)"),
-    ("Optional[ccc]", "'ccc'"),
-    ("Optional[3]", "3"),
-    ("Optional.empty", "None"),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("f(Arrays.asList(1.0, 2.0), 0.5)", "f([1.0, 2.0], 0.5)"),
+        ("f(new ArrayList<>(List.of()), new ArrayList<>(Arrays.asList(3L, 4)))", "f([], [3, 4])"),
+        ('f(new int[][]{{1, 2}, {3}}, "a(b")', 'f([[1, 2], [3]], "a(b")'),
+        ("f(Optional.of(2.5f), Optional.empty())", "f(2.5, None)"),
+        ("Optional[ccc]", "'ccc'"),
+        ("Optional[3]", "3"),
+        ("Optional.empty", "None"),
+    ],
+)
 def test_java_values_drop_collection_syntax(text: str, expected: str) -> None:
     assert java_values(text) == expected
 
@@ -66,7 +73,8 @@ def test_java_values_drop_collection_syntax(text: str, expected: str) -> None:
 def test_go_examples_are_read_from_line_comments_only() -> None:
     found = extract_examples(GO_QUERY, "go")
     assert [(e.call, e.expected) for e in found.calls] == [
-        ("HasCloseElements([1.0, 2.0, 3.0], 0.5)", "False"), ("HasCloseElements([1.0, 2.8, 3.0, 4.0, 5.0, 2.0], 0.3)", "True"),
+        ("HasCloseElements([1.0, 2.0, 3.0], 0.5)", "False"),
+        ("HasCloseElements([1.0, 2.8, 3.0, 4.0, 5.0, 2.0], 0.3)", "True"),
     ]
 
 
@@ -137,29 +145,36 @@ def test_java_map_arguments_are_typed_maps() -> None:
 
 def test_java_arguments_follow_the_declared_types() -> None:
     code = _code(">>> f([1, 2], 3, 'x', 2)\n[1.5, 'a']\n", "java", Signature(("List<Long>", "double", "char", "int"), ("List<Object>",)))
-    assert ("s.f(new java.util.ArrayList<Long>(java.util.Arrays.<Long>asList(1L, 2L)), 3.0, 'x', 2), "
-            "execirList(new Object[]{Double.valueOf(1.5), \"a\"})") in code
+    assert (
+        "s.f(new java.util.ArrayList<Long>(java.util.Arrays.<Long>asList(1L, 2L)), 3.0, 'x', 2), execirList(new Object[]{Double.valueOf(1.5), \"a\"})"
+    ) in code
 
 
-@pytest.mark.parametrize(("example", "declared"), [
-    (">>> F(2.5)\n1\n", Signature(("int",), ("int",))),  # a float for an int
-    (">>> F('a')\n1\n", Signature(("[]int",), ("int",))),  # a string for a slice
-    (">>> F(1, 2)\n1\n", Signature(("int",), ("int",))),  # argument count
-    (">>> F(-1)\n1\n", Signature(("uint",), ("int",))),
-    (">>> F(1)\n1\n", Signature(("Point",), ("int",))),  # a struct
-    (">>> F(1)\n1\n", Signature(("int",), ())),  # no result
-])
+@pytest.mark.parametrize(
+    ("example", "declared"),
+    [
+        (">>> F(2.5)\n1\n", Signature(("int",), ("int",))),  # a float for an int
+        (">>> F('a')\n1\n", Signature(("[]int",), ("int",))),  # a string for a slice
+        (">>> F(1, 2)\n1\n", Signature(("int",), ("int",))),  # argument count
+        (">>> F(-1)\n1\n", Signature(("uint",), ("int",))),
+        (">>> F(1)\n1\n", Signature(("Point",), ("int",))),  # a struct
+        (">>> F(1)\n1\n", Signature(("int",), ())),  # no result
+    ],
+)
 def test_go_unwritable_examples_are_dropped(example: str, declared: Signature) -> None:
     assert typed_suite(extract_examples(example).calls, "go", declared) is None
 
 
-@pytest.mark.parametrize(("example", "declared"), [
-    (">>> f(2.5)\n1\n", Signature(("long",), ("int",))),
-    (">>> f({'a': 1.5})\n1\n", Signature(("Map<String,Integer>",), ("int",))),  # a float for an Integer value
-    (">>> f([1])\n1\n", Signature(("List<? extends Number>",), ("int",))),
-    (">>> f(3000000000)\n1\n", Signature(("int",), ("int",))),  # out of range
-    (">>> f(1)\n1\n", Signature(("int",), ("void",))),
-])
+@pytest.mark.parametrize(
+    ("example", "declared"),
+    [
+        (">>> f(2.5)\n1\n", Signature(("long",), ("int",))),
+        (">>> f({'a': 1.5})\n1\n", Signature(("Map<String,Integer>",), ("int",))),  # a float for an Integer value
+        (">>> f([1])\n1\n", Signature(("List<? extends Number>",), ("int",))),
+        (">>> f(3000000000)\n1\n", Signature(("int",), ("int",))),  # out of range
+        (">>> f(1)\n1\n", Signature(("int",), ("void",))),
+    ],
+)
 def test_java_unwritable_examples_are_dropped(example: str, declared: Signature) -> None:
     assert typed_suite(extract_examples(example).calls, "java", declared) is None
 
@@ -167,9 +182,11 @@ def test_java_unwritable_examples_are_dropped(example: str, declared: Signature)
 def test_plan_counts_examples_no_candidate_can_type() -> None:
     query = "// >>> F(2.5)\n// 1\n// >>> F(2)\n// 1\nfunc F(x int) int {\n"
     request = RerankRequest(
-        queries={"q": query}, candidates={"q": ("a", "b")},
+        queries={"q": query},
+        candidates={"q": ("a", "b")},
         documents={"a": "package main\nfunc F(x int) int { return 1 }\n", "b": "package main\nfunc Other() {}\n"},
-        doc_language={"a": "go", "b": "go"}, query_language={"q": "go"},
+        doc_language={"a": "go", "b": "go"},
+        query_language={"q": "go"},
     )
     plan = plan_runs(request, {"q": extract_examples(query, "go")})
     assert [run.doc_id for run in plan.runs] == ["a"] and plan.unwritten == 1 and plan.without_entry_point == 1
@@ -193,7 +210,7 @@ def test_main_function_of_go_java_and_ruby() -> None:
     # a method whose last block opens like a method (HumanEval-X's filenameCheck ends in `if (t > 3) {`)
     ends_in_if = (
         "class Solution {\n    public String check(String s) {\n        int t = s.length();\n"
-        "        if (t > 3) {\n            return \"No\";\n        }\n        return \"Yes\";\n    }\n}\n"
+        '        if (t > 3) {\n            return "No";\n        }\n        return "Yes";\n    }\n}\n'
     )
     assert main_function(ends_in_if, "java") == "check"
     assert main_function(ends_in_if.replace("if (t > 3)", "while (t > 3)"), "java") == "check"
@@ -208,8 +225,11 @@ def test_main_function_of_go_java_and_ruby() -> None:
 
 def _score(tmp_path: Path, query: str, programs: dict[str, str], language: str) -> dict[str, float]:
     request = RerankRequest(
-        queries={"q": query}, candidates={"q": tuple(programs)}, documents=programs,
-        doc_language=dict.fromkeys(programs, language), query_language={"q": language},
+        queries={"q": query},
+        candidates={"q": tuple(programs)},
+        documents=programs,
+        doc_language=dict.fromkeys(programs, language),
+        query_language={"q": language},
     )
     reranker = ExecReranker(OracleConfig(workers=2, cache_path=tmp_path / "v.sqlite", progress=False), progress=False)
     reranker.use_task(get_spec("t2c-full"))
@@ -218,16 +238,16 @@ def _score(tmp_path: Path, query: str, programs: dict[str, str], language: str) 
 
 GO_PROGRAMS = {
     "correct": (
-        "package main\n\nimport \"math\"\n\nfunc HasCloseElements(numbers []float64, threshold float64) bool {\n"
+        'package main\n\nimport "math"\n\nfunc HasCloseElements(numbers []float64, threshold float64) bool {\n'
         "\tfor i := range numbers {\n\t\tfor j := range numbers {\n"
         "\t\t\tif i != j && math.Abs(numbers[i]-numbers[j]) < threshold {\n\t\t\t\treturn true\n\t\t\t}\n\t\t}\n\t}\n\treturn false\n}\n"
     ),
     "flipped": (
-        "package main\n\nimport \"math\"\n\nfunc HasCloseElements(numbers []float64, threshold float64) bool {\n"
+        'package main\n\nimport "math"\n\nfunc HasCloseElements(numbers []float64, threshold float64) bool {\n'
         "\tfor i := range numbers {\n\t\tfor j := range numbers {\n"
         "\t\t\tif i != j && math.Abs(numbers[i]-numbers[j]) > threshold {\n\t\t\t\treturn true\n\t\t\t}\n\t\t}\n\t}\n\treturn false\n}\n"
     ),
-    "exits": "package main\n\nimport \"os\"\n\nfunc HasCloseElements(numbers []float64, threshold float64) bool {\n\tos.Exit(0)\n\treturn false\n}\n",
+    "exits": 'package main\n\nimport "os"\n\nfunc HasCloseElements(numbers []float64, threshold float64) bool {\n\tos.Exit(0)\n\treturn false\n}\n',
 }
 
 

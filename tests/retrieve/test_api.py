@@ -40,8 +40,7 @@ def test_openai_request_shape_and_order() -> None:
     url, headers, body = fake.calls[0]
     assert url == "https://api.openai.com/v1/embeddings"
     assert headers == {"Authorization": "Bearer sk-OPENAI_API_KEY"}
-    assert body == {"model": "text-embedding-3-small", "input": ["a", "bbb"],
-                    "encoding_format": "float"}
+    assert body == {"model": "text-embedding-3-small", "input": ["a", "bbb"], "encoding_format": "float"}
     assert np.allclose(np.linalg.norm(out, axis=1), 1.0)
     assert out[1, 0] > out[0, 0]  # rows matched back by index
     assert namespace_of(enc.cache_key("query")) != namespace_of(enc.cache_key("document"))
@@ -90,5 +89,4 @@ def test_api_through_dense_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     again = DenseRetriever(api_encoder("voyage", "voyage-code-3", transport=fake), cache_dir=tmp_path)
     again.index(corpus)
     assert again.search({"q": "beta"}, top_k=2) == run and again.encoded_texts == 0
-    assert get_retriever("api:openai:text-embedding-3-small").name == (
-        "dense-openai-text-embedding-3-small")
+    assert get_retriever("api:openai:text-embedding-3-small").name == ("dense-openai-text-embedding-3-small")

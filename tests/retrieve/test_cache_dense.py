@@ -16,14 +16,12 @@ CORPUS = {
     "d4": "check if a number is prime",
 }
 QUERIES = {"q1": "reverse string", "q2": "prime number check"}
-BASE = {"model": "m", "revision": "r", "role": "query", "prompt": "", "max_seq_length": 256,
-        "normalize": True}
+BASE = {"model": "m", "revision": "r", "role": "query", "prompt": "", "max_seq_length": 256, "normalize": True}
 
 
 @pytest.mark.parametrize(
     "change",
-    [{"role": "document"}, {"prompt": "query: "}, {"model": "m2"}, {"max_seq_length": 512},
-     {"revision": "r2"}, {"normalize": False}],
+    [{"role": "document"}, {"prompt": "query: "}, {"model": "m2"}, {"max_seq_length": 512}, {"revision": "r2"}, {"normalize": False}],
 )
 def test_namespace_changes_with_every_key_field(change: dict[str, object]) -> None:
     assert namespace_of(BASE) != namespace_of({**BASE, **change})

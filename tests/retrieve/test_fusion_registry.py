@@ -20,8 +20,7 @@ def test_rrf_hand_case() -> None:
 
 
 def test_rrf_ties_share_rank_and_cut_by_id() -> None:
-    assert competition_ranks({"a": 0.9, "b": 0.7, "c": 0.7, "d": 0.5}) == {
-        "a": 1, "b": 2, "c": 2, "d": 4}
+    assert competition_ranks({"a": 0.9, "b": 0.7, "c": 0.7, "d": 0.5}) == {"a": 1, "b": 2, "c": 2, "d": 4}
     fused = rrf([{"q": {"b": 1.0, "a": 1.0}}, {"q": {"a": 2.0, "b": 2.0}}], top_k=1)
     assert fused == {"q": {"a": 2 / (K + 1)}}
 
@@ -44,8 +43,8 @@ def test_hybrid_with_toy_dense(tmp_path) -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", ["", "bm26", "bm25:x", "dense:", "hybrid:bm25", "hybrid:bm25+", "hybrid:bm25+hybrid",
-             "hybrid:a+b+c", "api:openai", "api:nope:model"],
+    "spec",
+    ["", "bm26", "bm25:x", "dense:", "hybrid:bm25", "hybrid:bm25+", "hybrid:bm25+hybrid", "hybrid:a+b+c", "api:openai", "api:nope:model"],
 )
 def test_bad_specs(spec: str) -> None:
     with pytest.raises(ExecIRError) as info:
@@ -67,8 +66,7 @@ def test_dense_specs_build_without_loading_models() -> None:
     assert r2.encoder.encoder.requested_revision == "main"  # type: ignore[attr-defined]
     h = get_retriever("hybrid", progress=False)
     assert h.name == "hybrid-bm25+dense-all-MiniLM-L6-v2"
-    assert get_retriever("hybrid:dense+bm25", progress=False).name == (
-        "hybrid-dense-all-MiniLM-L6-v2+bm25")
+    assert get_retriever("hybrid:dense+bm25", progress=False).name == ("hybrid-dense-all-MiniLM-L6-v2+bm25")
 
 
 def test_missing_dependency_message(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:

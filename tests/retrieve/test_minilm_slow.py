@@ -27,8 +27,7 @@ def test_bundled_minilm_ranks_sensibly_and_caches(tmp_path: Path, monkeypatch: p
     r = get_retriever("dense", cache_dir=tmp_path, progress=False)
     r.index(CORPUS)
     run = r.search(QUERIES, top_k=4)
-    assert {q: next(iter(d)) for q, d in run.items()} == {
-        "q_rev": "rev", "q_prime": "prime", "q_vowels": "vowels"}
+    assert {q: next(iter(d)) for q, d in run.items()} == {"q_rev": "rev", "q_prime": "prime", "q_vowels": "vowels"}
     assert all(-1.0 <= s <= 1.0 + 1e-6 for d in run.values() for s in d.values())
     assert r.encoded_texts == len(CORPUS) + len(QUERIES)
     cfg = r.config()  # type: ignore[attr-defined]

@@ -209,8 +209,10 @@ def test_sentence_transformer_encoder_key_and_config_follow_the_task(tmp_path: P
     enc.use_task(TASK_SPECS["c2c"])
     config = json.loads(json.dumps(enc.config()))
     assert config["query_prompt"] == f"Instruct: {C2C}\nQuery:" and config["document_prompt"] == ""
-    assert config["prompts_by_task"] == {"t2c-search": {"query": f"Instruct: {SEARCH}\nQuery:", "document": ""},
-                                         "c2c": {"query": f"Instruct: {C2C}\nQuery:", "document": ""}}
+    assert config["prompts_by_task"] == {
+        "t2c-search": {"query": f"Instruct: {SEARCH}\nQuery:", "document": ""},
+        "c2c": {"query": f"Instruct: {C2C}\nQuery:", "document": ""},
+    }
     assert enc._model is None
 
 

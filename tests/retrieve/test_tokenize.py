@@ -25,8 +25,20 @@ def test_split_identifier(word: str, parts: list[str]) -> None:
 def test_code_drops_operators_and_stopwords_keeps_numbers() -> None:
     text = "def count_upper(s: str) -> int:\n    return sum(1 for c in s if c.isUpper()) <= 10"
     assert CodeTokenizer()(text) == [
-        "def", "count", "upper", "s", "str", "int", "return", "sum", "1", "c", "s", "c",
-        "upper", "10",
+        "def",
+        "count",
+        "upper",
+        "s",
+        "str",
+        "int",
+        "return",
+        "sum",
+        "1",
+        "c",
+        "s",
+        "c",
+        "upper",
+        "10",
     ]
 
 

@@ -44,8 +44,10 @@ class Measurement:
         """A plain-text summary."""
         total_generated, total_passed = sum(self.generated.values()), sum(self.passed.values())
         mean = total_generated / self.tasks if self.tasks else 0.0
-        lines = [f"tasks {self.tasks}  rewrites {total_generated}  per task {mean:.1f} (min {min(self.per_task, default=0)},"
-                 f" max {max(self.per_task, default=0)})  pass {total_passed}/{total_generated}"]
+        lines = [
+            f"tasks {self.tasks}  rewrites {total_generated}  per task {mean:.1f} (min {min(self.per_task, default=0)},"
+            f" max {max(self.per_task, default=0)})  pass {total_passed}/{total_generated}"
+        ]
         for rule in sorted(self.generated):
             lines.append(f"  {rule:24} {self.passed[rule]:5}/{self.generated[rule]:<5} {100 * self.rate(rule):6.1f}%")
         return "\n".join(lines)

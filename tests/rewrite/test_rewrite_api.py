@@ -29,7 +29,12 @@ PROGRAM = textwrap.dedent('''\
 
 def test_python_rule_names_are_stable() -> None:
     assert rule_names("python") == (
-        "comprehension_to_loop", "de_morgan", "for_to_while", "loop_to_comprehension", "rename_local", "reorder_statements",
+        "comprehension_to_loop",
+        "de_morgan",
+        "for_to_while",
+        "loop_to_comprehension",
+        "rename_local",
+        "reorder_statements",
         "swap_commutative",
     )
 
@@ -40,8 +45,7 @@ def test_rewrites_are_distinct_valid_single_rule_edits_in_rule_order() -> None:
     assert len(texts) == len(set(texts)) and PROGRAM not in texts
     assert [r.rule for r in found] == sorted(r.rule for r in found)
     assert all(get_language("python").is_valid(t) for t in texts)
-    assert {r.rule for r in found} >= {"comprehension_to_loop", "de_morgan", "for_to_while", "rename_local", "reorder_statements",
-                                      "swap_commutative"}
+    assert {r.rule for r in found} >= {"comprehension_to_loop", "de_morgan", "for_to_while", "rename_local", "reorder_statements", "swap_commutative"}
     assert found == rewrites(PROGRAM, "python", entry_point="f")
 
 

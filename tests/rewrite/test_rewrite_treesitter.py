@@ -58,36 +58,48 @@ def test_rename_local_does_not_touch_strings_or_comments() -> None:
     assert "// total is the sum" in renamed and "let total" not in renamed and "${total}" not in renamed
 
 
-@pytest.mark.parametrize(("language", "before", "after"), [
-    ("cpp", "int f(int a, int b){ return a == b; }", "int f(int a, int b){ return b == a; }"),
-    ("java", "class S { boolean f(int[] a, int b){ return a[0] != b; } }", "class S { boolean f(int[] a, int b){ return b != a[0]; } }"),
-    ("go", "package main\nfunc f(a, b int) bool { return a == 3 }\n", "package main\nfunc f(a, b int) bool { return 3 == a }\n"),
-    ("js", "function f(a, b) { return a.x === b; }", "function f(a, b) { return b === a.x; }"),
-    ("ruby", "def f(a, b)\n  a == b\nend\n", "def f(a, b)\n  b == a\nend\n"),
-])
+@pytest.mark.parametrize(
+    ("language", "before", "after"),
+    [
+        ("cpp", "int f(int a, int b){ return a == b; }", "int f(int a, int b){ return b == a; }"),
+        ("java", "class S { boolean f(int[] a, int b){ return a[0] != b; } }", "class S { boolean f(int[] a, int b){ return b != a[0]; } }"),
+        ("go", "package main\nfunc f(a, b int) bool { return a == 3 }\n", "package main\nfunc f(a, b int) bool { return 3 == a }\n"),
+        ("js", "function f(a, b) { return a.x === b; }", "function f(a, b) { return b === a.x; }"),
+        ("ruby", "def f(a, b)\n  a == b\nend\n", "def f(a, b)\n  b == a\nend\n"),
+    ],
+)
 def test_swap_commutative(language: str, before: str, after: str) -> None:
     assert _of("swap_commutative", language, before) == [after]
 
 
-@pytest.mark.parametrize(("language", "text"), [
-    ("cpp", "int f(int a){ return g(a) == a; }"),       # a call
-    ("cpp", "int f(int a){ return a < 3; }"),           # not commutative
-    ("js", "function f(a) { return a++ == a; }"),       # side effect
-    ("java", "class S { boolean f(int a){ return a + 1 == a; } }"),  # compound operand
-])
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("cpp", "int f(int a){ return g(a) == a; }"),  # a call
+        ("cpp", "int f(int a){ return a < 3; }"),  # not commutative
+        ("js", "function f(a) { return a++ == a; }"),  # side effect
+        ("java", "class S { boolean f(int a){ return a + 1 == a; } }"),  # compound operand
+    ],
+)
 def test_swap_commutative_not_applicable(language: str, text: str) -> None:
     assert _of("swap_commutative", language, text) == []
 
 
-@pytest.mark.parametrize(("language", "before", "after"), [
-    ("cpp", "bool f(bool a, bool b){ return !(a && b); }", "bool f(bool a, bool b){ return (!a || !b); }"),
-    ("cpp", "bool f(int a, bool b){ if (!(a > 0 || b)) return 1; return 0; }", "bool f(int a, bool b){ if (!(a > 0) && !b) return 1; return 0; }"),
-    ("java", "class S { boolean f(boolean a, boolean b){ return c && !(a && b); } }",
-     "class S { boolean f(boolean a, boolean b){ return c && (!a || !b); } }"),
-    ("js", "function f(a, b) { return !a || !b; }", "function f(a, b) { return !(a && b); }"),
-    ("go", "package main\nfunc f(a, b bool) bool { return !a && !f(a, b) }\n", "package main\nfunc f(a, b bool) bool { return !(a || f(a, b)) }\n"),
-    ("ruby", "def f(a, b)\n  !(a && b)\nend\n", "def f(a, b)\n  (!a || !b)\nend\n"),
-])
+@pytest.mark.parametrize(
+    ("language", "before", "after"),
+    [
+        ("cpp", "bool f(bool a, bool b){ return !(a && b); }", "bool f(bool a, bool b){ return (!a || !b); }"),
+        ("cpp", "bool f(int a, bool b){ if (!(a > 0 || b)) return 1; return 0; }", "bool f(int a, bool b){ if (!(a > 0) && !b) return 1; return 0; }"),
+        (
+            "java",
+            "class S { boolean f(boolean a, boolean b){ return c && !(a && b); } }",
+            "class S { boolean f(boolean a, boolean b){ return c && (!a || !b); } }",
+        ),
+        ("js", "function f(a, b) { return !a || !b; }", "function f(a, b) { return !(a && b); }"),
+        ("go", "package main\nfunc f(a, b bool) bool { return !a && !f(a, b) }\n", "package main\nfunc f(a, b bool) bool { return !(a || f(a, b)) }\n"),
+        ("ruby", "def f(a, b)\n  !(a && b)\nend\n", "def f(a, b)\n  (!a || !b)\nend\n"),
+    ],
+)
 def test_de_morgan(language: str, before: str, after: str) -> None:
     assert after in _of("de_morgan", language, before)
 

@@ -29,7 +29,7 @@ def test_strip_docstrings(source: str, expected: str) -> None:
 
 def test_describe_drops_examples_and_calls() -> None:
     doc = (
-        "Return the closest integer. For example closest(\"14.5\") should return 15.\n\n"
+        'Return the closest integer. For example closest("14.5") should return 15.\n\n'
         "Note: round away from zero.\n>>> closest('1')\n1\nExamples:\n    closest('2') == 2\n"
     )
     assert describe(doc, "closest") == "Return the closest integer.\nNote: round away from zero."

@@ -36,8 +36,7 @@ def _texts(description: str, rule: str | None = None) -> list[str]:
         ("Return True if even", "antonym", ["Return False if even", "Return True if odd"]),
         ("the last vowel", "antonym", ["the first vowel", "the last consonant"]),
         ("x greater than y", "antonym", ["x less than y", "x greater than or equal to y"]),
-        ("x less than or equal the maximum", "antonym",
-         ["x greater than or equal the maximum", "x less than the maximum", "x less than or equal the minimum"]),
+        ("x less than or equal the maximum", "antonym", ["x greater than or equal the maximum", "x less than the maximum", "x less than or equal the minimum"]),
         ("x is smaller than or equal to y", "antonym", ["x is larger than or equal to y", "x is smaller than y"]),
         ("at least one", "antonym", ["at most one"]),
         ("use max_len and x.max and maximum2 and _min", "antonym", []),
@@ -108,7 +107,7 @@ def test_edits_locate_single_splices(description: str) -> None:
         assert item.rule in RULES
         assert item.text != description
         span = edit_span(description, item.edit)
-        assert description[span.start:span.end] == item.edit.before
+        assert description[span.start : span.end] == item.edit.before
         assert splice(description, span) == item.text
 
 

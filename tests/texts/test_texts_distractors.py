@@ -17,8 +17,10 @@ def _write(tmp_path: Path, text: str) -> Path:
 
 
 def test_loads_records_with_lines_and_default_source(tmp_path: Path) -> None:
-    path = _write(tmp_path, '{"task_id": "HumanEval/0", "text": "Find far elements.", "source": "gpt"}\n\n'
-                            '{"task_id": "HumanEval/1", "text": "Join groups.", "extra": 1}\n')
+    path = _write(
+        tmp_path,
+        '{"task_id": "HumanEval/0", "text": "Find far elements.", "source": "gpt"}\n\n{"task_id": "HumanEval/1", "text": "Join groups.", "extra": 1}\n',
+    )
     assert load_distractors(path) == [
         Distractor("HumanEval/0", "Find far elements.", "gpt", 1),
         Distractor("HumanEval/1", "Join groups.", DEFAULT_SOURCE, 3),

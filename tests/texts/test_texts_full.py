@@ -26,16 +26,30 @@ def below_zero(operations: List[int]) -> bool:
 '''
 
 
-def _task(*, prompt: str = "", language: str = "python", tests: TestSuite | None = None, description: str = "Describe it.",
-          solution: str = "def f():\n    return 42\n", entry_point: str = "below_zero") -> Task:
-    return Task(task_id="t/1", description=description, solution=solution, entry_point=entry_point,
-                tests=tests or TestSuite(kind="check", code="def check(c): pass"), source="test", language=language, prompt=prompt)
+def _task(
+    *,
+    prompt: str = "",
+    language: str = "python",
+    tests: TestSuite | None = None,
+    description: str = "Describe it.",
+    solution: str = "def f():\n    return 42\n",
+    entry_point: str = "below_zero",
+) -> Task:
+    return Task(
+        task_id="t/1",
+        description=description,
+        solution=solution,
+        entry_point=entry_point,
+        tests=tests or TestSuite(kind="check", code="def check(c): pass"),
+        source="test",
+        language=language,
+        prompt=prompt,
+    )
 
 
 def test_python_docstring_with_examples_dedented() -> None:
     text = full_query(_task(prompt=PY_PROMPT))
-    assert text == ("You're given a list of deposit and withdrawal operations.\nDetect if the balance falls below zero.\n"
-                    ">>> below_zero([1, 2, 3])\nFalse")
+    assert text == ("You're given a list of deposit and withdrawal operations.\nDetect if the balance falls below zero.\n>>> below_zero([1, 2, 3])\nFalse")
 
 
 @pytest.mark.parametrize("prompt", ["", "def below_zero(x):\n    return 1\n", "def broken(:\n", "def other():\n    '''doc'''\n"])
@@ -60,15 +74,15 @@ def test_stdio_is_description_as_is() -> None:
     assert full_query(_task(tests=TestSuite(kind="stdio"), description=description)) == description
 
 
-CPP = '''/*
+CPP = """/*
 Return the longest one.
 >>> longest({"a", "bb"})
 "bb"
 */
 #include<vector>
 string longest(vector<string> strings){
-'''
-JAVA = '''import java.util.*;
+"""
+JAVA = """import java.util.*;
 
 class Solution {
     /**
@@ -77,8 +91,8 @@ class Solution {
     Optional[bb]
      */
     public Optional<String> longest(List<String> strings) {
-'''
-GO = '''import (
+"""
+GO = """import (
     "math"
 )
 
@@ -86,21 +100,21 @@ GO = '''import (
 // >>> Longest(['a', 'bb'])
 // 'bb'
 func Longest(strings []string) interface{}{
-'''
-JS = '''/* Return the longest one.
+"""
+JS = """/* Return the longest one.
   >>> longest(['a', 'bb'])
   'bb'
   */
 const longest = (strings) => {
-'''
-RUBY = '''##
+"""
+RUBY = """##
 # You are an expert Ruby programmer, and here is your task.
 # # Return the longest one.
 #
 # irb> longest(["a", "bb"])
 # => "bb"
 def longest(strings)
-'''
+"""
 
 
 @pytest.mark.parametrize(

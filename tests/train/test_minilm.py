@@ -18,8 +18,16 @@ def test_bundled_minilm_trains_with_lora_and_loads_as_cross_encoder(tmp_path: Pa
     from sentence_transformers import CrossEncoder
 
     settings = TrainSettings(base=str(bundled_minilm_path()), mode="lora", batch_size=16, max_length=48, lr=2e-4)
-    config = RunConfig(datasets=(write_build(tmp_path / "build", problems=6),), out=tmp_path / "out", settings=settings,
-                       tasks=("t2c-description",), seeds=(0,), dev_easy=2, threads=1, progress=False)
+    config = RunConfig(
+        datasets=(write_build(tmp_path / "build", problems=6),),
+        out=tmp_path / "out",
+        settings=settings,
+        tasks=("t2c-description",),
+        seeds=(0,),
+        dev_easy=2,
+        threads=1,
+        progress=False,
+    )
     result = train_reranker(config)
     assert result.finished and result.seeds[0].steps >= 1
     model = CrossEncoder(str(tmp_path / "out" / "model"))

@@ -68,14 +68,26 @@ def test_c2t_pairs_put_the_description_first(build: Path) -> None:
 
 def test_pair_order_by_task() -> None:
     assert [query_is_text_side(t) for t in ("t2c-description", "t2c-search", "c2c", "c2c-java", "c2t", "c2t-python", "")] == [
-        True, True, True, True, False, False, True]
+        True,
+        True,
+        True,
+        True,
+        False,
+        False,
+        True,
+    ]
 
 
 def _source(qrels: dict[str, dict[str, int]]) -> PairSource:
     problems = {"a1": "A", "a2": "A", "a3": "A", "b1": "B", "b2": "B", "c1": "C"}
     return PairSource(
-        folder="f", query_first=True, queries={"qa": "query a", "qb": "query b"}, qrels=qrels,
-        query_problem={"qa": "A", "qb": "B"}, doc_problem=problems, corpus={d: f"text {d}" for d in problems},
+        folder="f",
+        query_first=True,
+        queries={"qa": "query a", "qb": "query b"},
+        qrels=qrels,
+        query_problem={"qa": "A", "qb": "B"},
+        doc_problem=problems,
+        corpus={d: f"text {d}" for d in problems},
     )
 
 

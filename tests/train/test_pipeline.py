@@ -24,8 +24,16 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def _config(inputs: tuple[Path, Path], out: Path, **changes: object) -> RunConfig:
     build, base = inputs
     settings = TrainSettings(base=str(base), mode="lora", lora=LoraSettings(r=2, alpha=4), batch_size=8, max_length=32, lr=1e-3)
-    values: dict[str, object] = {"datasets": (build,), "out": out, "settings": settings, "tasks": ("t2c-description", "c2t"),
-                                 "seeds": (0, 1), "threads": 1, "dev_easy": 3, "progress": False}
+    values: dict[str, object] = {
+        "datasets": (build,),
+        "out": out,
+        "settings": settings,
+        "tasks": ("t2c-description", "c2t"),
+        "seeds": (0, 1),
+        "threads": 1,
+        "dev_easy": 3,
+        "progress": False,
+    }
     values.update(changes)
     return RunConfig(**values)  # type: ignore[arg-type]
 
@@ -161,8 +169,7 @@ def test_trunk_epochs_branch_every_seed_from_one_trained_model(inputs: tuple[Pat
     one, two = _weights(out / "seed-0"), _weights(out / "seed-1")
     assert not torch.equal(one["classifier.weight"], two["classifier.weight"])
     # a seed branched from the trunk is what training seed 1 alone from the trunk as --base gives, bit for bit
-    alone = train_reranker(_config(inputs, tmp_path / "alone", settings=replace(settings, base=str(out / "trunk"), epochs=1),
-                                   seeds=(1,), dev_split=None))
+    alone = train_reranker(_config(inputs, tmp_path / "alone", settings=replace(settings, base=str(out / "trunk"), epochs=1), seeds=(1,), dev_split=None))
     assert alone.final is not None
     solo = _weights(tmp_path / "alone" / "seed-1")
     assert solo.keys() == two.keys() and all(torch.equal(solo[k], two[k]) for k in two)

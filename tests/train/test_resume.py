@@ -27,6 +27,7 @@ def _train(
     base: Path, pairs: list, folder: Path, *, resume: bool, stop_after: int | None, mode: str = "full", loss: str = "pointwise"
 ) -> tuple[dict, LoopResult]:
     from execir.train.model import add_lora
+
     settings = TrainSettings(base=str(base), mode=mode, batch_size=4, epochs=2, max_length=32, lr=1e-3, loss=loss)  # type: ignore[arg-type]
     model, tokenizer, _ = load_base(str(base), revision=None, init_seed=5)
     if mode == "lora":

@@ -36,17 +36,57 @@ def code_documents(item: VerifiedTask) -> list[Document]:
     problem = problem_of(task)
     docs: list[Document] = []
     if item.has_canonical:
-        docs.append(Document(doc_id(task.solution), task.solution, task.task_id, problem, "canonical", task.language, 2,
-                             verdict="PASS", source=task.source, entry_point=task.entry_point))
+        docs.append(
+            Document(
+                doc_id(task.solution),
+                task.solution,
+                task.task_id,
+                problem,
+                "canonical",
+                task.language,
+                2,
+                verdict="PASS",
+                source=task.source,
+                entry_point=task.entry_point,
+            )
+        )
     for extra in sorted(item.extras, key=lambda e: -e.grade):
-        docs.append(Document(doc_id(extra.text), extra.text, task.task_id, problem, extra.kind, task.language, extra.grade,
-                             operator=extra.operator, edit=extra.edit, edit_distance=extra.edit_distance, verdict=extra.verdict,
-                             source=extra.operator if extra.kind == "candidate" else task.source, entry_point=task.entry_point))
+        docs.append(
+            Document(
+                doc_id(extra.text),
+                extra.text,
+                task.task_id,
+                problem,
+                extra.kind,
+                task.language,
+                extra.grade,
+                operator=extra.operator,
+                edit=extra.edit,
+                edit_distance=extra.edit_distance,
+                verdict=extra.verdict,
+                source=extra.operator if extra.kind == "candidate" else task.source,
+                entry_point=task.entry_point,
+            )
+        )
     for kept in [*item.human, *item.mutants]:
         mutant = kept.mutant
-        docs.append(Document(doc_id(mutant.text), mutant.text, task.task_id, problem, mutant.kind, task.language, 1,
-                             operator=mutant.operator, edit=mutant.edit, edit_distance=mutant.edit_distance,
-                             verdict=kept.result.verdict.value, source=task.source, entry_point=task.entry_point))
+        docs.append(
+            Document(
+                doc_id(mutant.text),
+                mutant.text,
+                task.task_id,
+                problem,
+                mutant.kind,
+                task.language,
+                1,
+                operator=mutant.operator,
+                edit=mutant.edit,
+                edit_distance=mutant.edit_distance,
+                verdict=kept.result.verdict.value,
+                source=task.source,
+                entry_point=task.entry_point,
+            )
+        )
     return docs
 
 
@@ -99,9 +139,7 @@ def _single(items: Sequence[VerifiedTask]) -> str:
     return languages[0] if len(languages) == 1 else "multi"
 
 
-def code_to_text(
-    items: Sequence[VerifiedTask], *, counterfactual_limit: int, seed: int, distractors: Sequence[Distractor] = ()
-) -> FolderRecords:
+def code_to_text(items: Sequence[VerifiedTask], *, counterfactual_limit: int, seed: int, distractors: Sequence[Distractor] = ()) -> FolderRecords:
     """``c2t``: a canonical program -> task descriptions. Every distinct description of the problem
     (one per language version) is correct; counterfactuals of its first description and the user's
     distractors are hard negatives."""
@@ -123,16 +161,39 @@ def code_to_text(
         first = group[0].task
         docs = list(descriptions[problem])
         for counterfactual in counterfactuals(first.description, limit=counterfactual_limit, seed=seed):
-            docs.append(folder.add(Document(
-                doc_id(counterfactual.text, "t"), counterfactual.text, first.task_id, problem, "counterfactual", TEXT_LANGUAGE, 1,
-                operator=counterfactual.rule, edit=counterfactual.edit, source=first.source,
-            )))
+            docs.append(
+                folder.add(
+                    Document(
+                        doc_id(counterfactual.text, "t"),
+                        counterfactual.text,
+                        first.task_id,
+                        problem,
+                        "counterfactual",
+                        TEXT_LANGUAGE,
+                        1,
+                        operator=counterfactual.rule,
+                        edit=counterfactual.edit,
+                        source=first.source,
+                    )
+                )
+            )
             rules[counterfactual.rule] += 1
         for distractor in extra.get(problem, []):
-            docs.append(folder.add(Document(
-                doc_id(distractor.text, "t"), distractor.text, distractor.task_id, problem, "distractor", TEXT_LANGUAGE, 1,
-                operator=distractor.source, source=distractor.source,
-            )))
+            docs.append(
+                folder.add(
+                    Document(
+                        doc_id(distractor.text, "t"),
+                        distractor.text,
+                        distractor.task_id,
+                        problem,
+                        "distractor",
+                        TEXT_LANGUAGE,
+                        1,
+                        operator=distractor.source,
+                        source=distractor.source,
+                    )
+                )
+            )
         judged[problem] = list(dict.fromkeys((d.id, d.grade) for d in docs if d.problem == problem))
     without_positive = 0
     for item in items:
@@ -145,8 +206,10 @@ def code_to_text(
         folder.queries.append(Query(task.task_id, task.solution, task.task_id, problem_of(task), "c2t", "", task.language))
         folder.qrels.extend((task.task_id, d, grade) for d, grade in judged[problem_of(task)])
     facts = {
-        "counterfactuals_per_task": counterfactual_limit, "counterfactuals_by_rule": dict(sorted(rules.items())),
-        "distractors": sum(len(v) for v in extra.values()), "distractors_unmatched": len(distractors) - sum(len(v) for v in extra.values()),
+        "counterfactuals_per_task": counterfactual_limit,
+        "counterfactuals_by_rule": dict(sorted(rules.items())),
+        "distractors": sum(len(v) for v in extra.values()),
+        "distractors_unmatched": len(distractors) - sum(len(v) for v in extra.values()),
         "queries_without_a_positive": without_positive,
     }
     return folder.records("c2t", "c2t", _single(items), facts)

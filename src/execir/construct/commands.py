@@ -49,7 +49,9 @@ so a rebuild, or a build resumed after being killed, executes nothing already ve
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``build`` command."""
     parser = subparsers.add_parser(
-        "build", help="build an execution-verified benchmark", epilog=BUILD_EPILOG,
+        "build",
+        help="build an execution-verified benchmark",
+        epilog=BUILD_EPILOG,
         description="Build a text-to-code benchmark: mutate each canonical solution, run every candidate against the "
         "task's tests in the sandbox, keep only mutants that verifiably fail, write the BEIR-layout dataset.",
     )
@@ -62,7 +64,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             sub.add_argument("--path", type=Path, default=None, help="data folder (default: ../shared/data beside the checkout, when present)")
             languages = MULTILINGUAL_SOURCES[name]
             sub.add_argument(
-                "--language", type=_languages(languages), default=languages[0],
+                "--language",
+                type=_languages(languages),
+                default=languages[0],
                 help=f"task language, or several comma-separated for cross-language code-to-code ({', '.join(languages)}; 'all' for every one)",
             )
         else:
@@ -97,19 +101,28 @@ def _fractions(text: str) -> tuple[float, float, float]:
 def add_build_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by every build source."""
     parser.add_argument("--out", type=Path, required=True, help="output folder (one dataset folder per task inside)")
-    parser.add_argument("--tasks", default=None, help="tasks to build, comma-separated: t2c (its three subtypes), t2c-description, t2c-full, "
-                        "t2c-search, c2t, c2c (default: every task)")
+    parser.add_argument(
+        "--tasks",
+        default=None,
+        help="tasks to build, comma-separated: t2c (its three subtypes), t2c-description, t2c-full, t2c-search, c2t, c2c (default: every task)",
+    )
     parser.add_argument("--rewrites", type=int, default=DEFAULT_REWRITES, help="semantics-preserving rewrites tried per canonical as extra correct documents")
-    parser.add_argument("--counterfactuals", type=int, default=DEFAULT_COUNTERFACTUALS,
-                        help="counterfactual descriptions per task (code-to-text hard negatives)")
-    parser.add_argument("--candidates", type=Path, default=None, help="JSONL of programs to judge (task_id, language, code, optional source): "
-                        "each enters its task's pool as 2 (passes) or 1 (fails)")
+    parser.add_argument(
+        "--counterfactuals", type=int, default=DEFAULT_COUNTERFACTUALS, help="counterfactual descriptions per task (code-to-text hard negatives)"
+    )
+    parser.add_argument(
+        "--candidates",
+        type=Path,
+        default=None,
+        help="JSONL of programs to judge (task_id, language, code, optional source): each enters its task's pool as 2 (passes) or 1 (fails)",
+    )
     parser.add_argument("--distractors", type=Path, default=None, help="JSONL of extra code-to-text hard negatives (task_id, text, optional source)")
     parser.add_argument("--splits", type=_fractions, default=DEFAULT_SPLITS, help="train,dev,test fractions of the problems (default 0.5,0.1,0.4)")
     parser.add_argument("--max-mutants", type=int, default=DEFAULT_MAX_MUTANTS, help="verified-failing mutants kept per task")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="mutant selection seed")
     parser.add_argument(
-        "--operators", default=None,
+        "--operators",
+        default=None,
         help="operators or families to use, comma-separated; '-name' excludes (e.g. 'missing,operator' or '-variable'); default: all",
     )
     parser.add_argument("--limit", type=int, default=None, help="use only the first N tasks (default: all)")
@@ -156,14 +169,18 @@ def format_summary(summary: BuildSummary) -> str:
     for language, facts in build["languages"].items():
         lines += _language_lines(language, facts)
     lines += _extras_lines(build["extras"])
-    lines.append(f"sandbox runs: {runs.get('runs_executed', 0)} executed, {runs.get('runs_cached', 0)} from the verdict cache; "
-                 f"isolation={build['oracle'].get('isolation', '?')}")
+    lines.append(
+        f"sandbox runs: {runs.get('runs_executed', 0)} executed, {runs.get('runs_cached', 0)} from the verdict cache; "
+        f"isolation={build['oracle'].get('isolation', '?')}"
+    )
     lines.append("folders (queries / documents / correct per query / hard negatives per query / median query tokens / train,dev,test queries):")
     for name, folder in summary.manifest["folders"].items():
         c = folder["counts"]
         splits = ",".join(str(v) for v in c["queries_by_split"].values())
-        lines.append(f"  {name:<24} {c['queries']:>5} / {c['documents']:>6} / {c['positives_per_query']:.2f} / "
-                     f"{c['hard_negatives_per_query']:.2f} / {c['median_query_tokens']} / {splits}")
+        lines.append(
+            f"  {name:<24} {c['queries']:>5} / {c['documents']:>6} / {c['positives_per_query']:.2f} / "
+            f"{c['hard_negatives_per_query']:.2f} / {c['median_query_tokens']} / {splits}"
+        )
     for name in build["empty_folders"]:
         lines.append(f"  {name:<24} not written: no query has a correct document")
     lines.append(f"wall time: {summary.report['wall_seconds']:.1f} s")

@@ -49,12 +49,18 @@ class ExtrasOutcome:
         """The manifest's ``extras`` counts."""
         return {
             "rewrites": {
-                "generated": self.rewrites_generated, "run": self.rewrites_run, "kept": sum(self.rewrites_kept.values()),
-                "kept_by_rule": dict(sorted(self.rewrites_kept.items())), "rejected": dict(sorted(self.rewrites_rejected.items())),
+                "generated": self.rewrites_generated,
+                "run": self.rewrites_run,
+                "kept": sum(self.rewrites_kept.values()),
+                "kept_by_rule": dict(sorted(self.rewrites_kept.items())),
+                "rejected": dict(sorted(self.rewrites_rejected.items())),
             },
             "candidates": {
-                "loaded": self.candidates_loaded, "run": self.candidates_run, "passed": self.candidates_passed,
-                "failed": self.candidates_failed, "rejected": dict(sorted(self.candidates_rejected.items())),
+                "loaded": self.candidates_loaded,
+                "run": self.candidates_run,
+                "passed": self.candidates_passed,
+                "failed": self.candidates_failed,
+                "rejected": dict(sorted(self.candidates_rejected.items())),
             },
         }
 

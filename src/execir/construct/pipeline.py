@@ -159,9 +159,7 @@ def assemble_folders(specs: Sequence[TaskSpec], builds: Sequence[LanguageBuild],
     return folders
 
 
-def _build_facts(
-    config: BuildConfig, builds: Sequence[LanguageBuild], extras: ExtrasOutcome, reliability: dict[str, Any], empty: list[str]
-) -> dict[str, Any]:
+def _build_facts(config: BuildConfig, builds: Sequence[LanguageBuild], extras: ExtrasOutcome, reliability: dict[str, Any], empty: list[str]) -> dict[str, Any]:
     """What every folder's manifest records of the build that made it."""
     path = source_path(config)
     return {

@@ -103,9 +103,7 @@ class VerifyOutcome:
     their canonical and human bugs, without mutants."""
 
 
-def admit_tasks(
-    tasks: Sequence[Task], oracle: Oracle, config: BuildConfig
-) -> tuple[list[VerifiedTask], list[ExcludedTask], int]:
+def admit_tasks(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig) -> tuple[list[VerifiedTask], list[ExcludedTask], int]:
     """Run every distinct canonical ``canonical_repeats`` times; keep tasks whose canonical always
     passes. Returns the admitted tasks, the excluded ones and how many canonicals were run."""
     admitted: list[VerifiedTask] = []
@@ -197,8 +195,21 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
                 if reason in unlabelled:
                     unlabelled[reason].append(f"{item.task.task_id} {mutant.operator} line {mutant.edit.line}")
     return VerifyOutcome(
-        admitted, excluded, rejected, generated, executed, verdicts, unlabelled["flaky"], unlabelled["undecided"],
-        canonicals_run, timeouts, near_limit, surplus, human_rejected, human_run, unparsed,
+        admitted,
+        excluded,
+        rejected,
+        generated,
+        executed,
+        verdicts,
+        unlabelled["flaky"],
+        unlabelled["undecided"],
+        canonicals_run,
+        timeouts,
+        near_limit,
+        surplus,
+        human_rejected,
+        human_run,
+        unparsed,
     )
 
 

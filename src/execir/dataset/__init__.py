@@ -8,6 +8,19 @@ from execir.dataset.spec import TASK_SPECS, TaskSpec, get_spec, parse_tasks
 from execir.dataset.splits import SplitPlan, split_problems
 
 __all__ = [
-    "SPLITS", "TASK_SPECS", "Dataset", "Document", "FolderRecords", "Query", "QueryInfo", "SplitPlan", "TaskSpec",
-    "discover", "doc_id", "get_spec", "load_dataset", "parse_tasks", "split_problems",
+    "SPLITS",
+    "TASK_SPECS",
+    "Dataset",
+    "Document",
+    "FolderRecords",
+    "Query",
+    "QueryInfo",
+    "SplitPlan",
+    "TaskSpec",
+    "discover",
+    "doc_id",
+    "get_spec",
+    "load_dataset",
+    "parse_tasks",
+    "split_problems",
 ]

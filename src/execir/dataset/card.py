@@ -122,9 +122,7 @@ qrels = load_dataset("path/to/{name}", "default", split="{example}")  # strict; 
 """
 
 
-def card_files(
-    name: str, spec: TaskSpec, rows: Mapping[str, QrelsRows], *, source: str, language: str, counts: dict[str, object]
-) -> dict[str, bytes]:
+def card_files(name: str, spec: TaskSpec, rows: Mapping[str, QrelsRows], *, source: str, language: str, counts: dict[str, object]) -> dict[str, bytes]:
     """The card and the JSONL qrels its configs name, from the graded qrels rows of each split."""
     splits = tuple(split for split in SPLITS if rows.get(split))
     files: dict[str, bytes] = {}

@@ -81,16 +81,28 @@ def load_dataset(root: Path, split: str = "test") -> Dataset:
     grades = _doc_grades(_merge(every.values()))
     docs = {
         d: DocInfo(
-            task_id=str(m.get("problem") or m.get("task_id", "")), kind=str(m.get("kind") or "unknown"),
-            operator=m.get("operator") or None, grade=grades.get(d, 0),
+            task_id=str(m.get("problem") or m.get("task_id", "")),
+            kind=str(m.get("kind") or "unknown"),
+            operator=m.get("operator") or None,
+            grade=grades.get(d, 0),
         )
         for d, m in meta.items()
     }
     task = str(manifest.get("task", {}).get("name", "")) if isinstance(manifest.get("task"), dict) else str(manifest.get("task", ""))
     return Dataset(
-        root=root, name=str(manifest.get("name", root.name)), task=task, split=split, corpus=corpus, docs=docs, doc_meta=meta,
-        queries={q: texts[q] for q in sorted(qrels)}, query_info={q: infos[q] for q in sorted(qrels)},
-        query_task={q: infos[q].problem for q in sorted(qrels)}, qrels=qrels, manifest=manifest, manifest_sha256=manifest_sha256,
+        root=root,
+        name=str(manifest.get("name", root.name)),
+        task=task,
+        split=split,
+        corpus=corpus,
+        docs=docs,
+        doc_meta=meta,
+        queries={q: texts[q] for q in sorted(qrels)},
+        query_info={q: infos[q] for q in sorted(qrels)},
+        query_task={q: infos[q].problem for q in sorted(qrels)},
+        qrels=qrels,
+        manifest=manifest,
+        manifest_sha256=manifest_sha256,
     )
 
 
@@ -193,8 +205,12 @@ def _queries(path: Path) -> tuple[dict[str, str], dict[str, QueryInfo]]:
         texts[query_id] = text
         task_id = str(m.get("task_id") or query_id)
         infos[query_id] = QueryInfo(
-            task_id=task_id, problem=str(m.get("problem") or task_id), task=str(m.get("task") or ""),
-            subtype=str(m.get("subtype") or ""), language=str(m.get("language") or ""), constraint=str(m.get("constraint") or "any"),
+            task_id=task_id,
+            problem=str(m.get("problem") or task_id),
+            task=str(m.get("task") or ""),
+            subtype=str(m.get("subtype") or ""),
+            language=str(m.get("language") or ""),
+            constraint=str(m.get("constraint") or "any"),
         )
     return texts, infos
 

@@ -73,7 +73,10 @@ TASK_SPECS: dict[str, TaskSpec] = {
         TaskSpec("t2c", "full", instruction=NL2CODE, relevance=_CODE_GRADES),
         TaskSpec("t2c", "search", instruction=SEARCH2CODE, relevance=_CODE_GRADES),
         TaskSpec(
-            "c2t", query_kind="code", document_kind="text", instruction=CODE2TEXT,
+            "c2t",
+            query_kind="code",
+            document_kind="text",
+            instruction=CODE2TEXT,
             relevance=(
                 (2, "the task's own description"),
                 (1, "a counterfactual description of the same task (one meaning-flipping edit) or a user-supplied distractor"),

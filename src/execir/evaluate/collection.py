@@ -40,8 +40,7 @@ def folder_summary(dataset: Dataset, result: FolderResult, report: str) -> Folde
         )
         for s in result.systems
     )
-    return FolderSummary(dataset.name, dataset.task or dataset.name, direction, subtype, dataset.language, dataset.split,
-                         composition(dataset), scores, report)
+    return FolderSummary(dataset.name, dataset.task or dataset.name, direction, subtype, dataset.language, dataset.split, composition(dataset), scores, report)
 
 
 def composition(dataset: Dataset) -> Composition:

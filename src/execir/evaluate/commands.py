@@ -55,34 +55,58 @@ examples:
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``eval`` and ``run`` commands."""
     parser = subparsers.add_parser(
-        "eval", help="evaluate retrievers on a dataset", epilog=EVAL_EPILOG,
+        "eval",
+        help="evaluate retrievers on a dataset",
+        epilog=EVAL_EPILOG,
         description="Rank the corpus for every query with each retriever (to --depth), optionally rerank, then score (exec@k, nDCG, MRR, ...), "
         "bootstrap CIs, paired significance and near-clone gap analyses; writes results.json, runs/, per_query.jsonl, "
         "report.md and figures/.",
     )
     parser.add_argument("dataset", type=Path, help="a build's output folder (every task folder in it) or one dataset folder (BEIR layout)")
     parser.add_argument(
-        "--retriever", action="append", dest="retrievers", metavar="SPEC",
+        "--retriever",
+        action="append",
+        dest="retrievers",
+        metavar="SPEC",
         help=f"retriever spec, repeatable; see the grammar below (default: {' '.join(DEFAULT_RETRIEVERS)})",
     )
-    parser.add_argument("--rerank", action="append", dest="reranks", metavar="SPEC", default=[],
-                        help="rerank spec, repeatable, applied on top of every retriever; see the grammar below (default: none)")
+    parser.add_argument(
+        "--rerank",
+        action="append",
+        dest="reranks",
+        metavar="SPEC",
+        default=[],
+        help="rerank spec, repeatable, applied on top of every retriever; see the grammar below (default: none)",
+    )
     parser.add_argument("--name", default=None, help="system name of the one --retriever (default: the retriever's own name)")
-    parser.add_argument("--metrics", default=None, metavar="LIST",
-                        help="comma list of measures to show and record per query, e.g. exec@1,ndcg@10,mrr@10,recall@100; "
-                        f"{', '.join(DISPLAY_MEASURES)} are always computed (default: {','.join(DISPLAY_MEASURES)})")
-    parser.add_argument("--k", default=None, metavar="LIST",
-                        help="comma list of cut-offs for the --metrics names given without one, e.g. --metrics exec,ndcg --k 1,5,10 "
-                        "(default: none)")
-    parser.add_argument("--rerank-depth", type=int, default=None, metavar="K",
-                        help="candidates each --rerank sees per query: the first stage's best K, the rest follow them in the first "
-                        "stage's order (default: all --depth)")
+    parser.add_argument(
+        "--metrics",
+        default=None,
+        metavar="LIST",
+        help="comma list of measures to show and record per query, e.g. exec@1,ndcg@10,mrr@10,recall@100; "
+        f"{', '.join(DISPLAY_MEASURES)} are always computed (default: {','.join(DISPLAY_MEASURES)})",
+    )
+    parser.add_argument(
+        "--k",
+        default=None,
+        metavar="LIST",
+        help="comma list of cut-offs for the --metrics names given without one, e.g. --metrics exec,ndcg --k 1,5,10 (default: none)",
+    )
+    parser.add_argument(
+        "--rerank-depth",
+        type=int,
+        default=None,
+        metavar="K",
+        help="candidates each --rerank sees per query: the first stage's best K, the rest follow them in the first stage's order (default: all --depth)",
+    )
     parser.add_argument("--workers", type=int, default=2, help="parallel execution sandboxes of the exec reranker")
     _add_eval_options(parser)
     parser.set_defaults(handler=run_eval)
     main_job = subparsers.add_parser(
-        "run", help="main job: build HumanEval (cached) and evaluate " + ", ".join(DEFAULT_RETRIEVERS),
-        description="Build the HumanEval benchmark and evaluate " + ", ".join(DEFAULT_RETRIEVERS) + " on it.", epilog=RUN_EPILOG,
+        "run",
+        help="main job: build HumanEval (cached) and evaluate " + ", ".join(DEFAULT_RETRIEVERS),
+        description="Build the HumanEval benchmark and evaluate " + ", ".join(DEFAULT_RETRIEVERS) + " on it.",
+        epilog=RUN_EPILOG,
     )
     main_job.add_argument("--out", type=Path, default=Path("out"), help="where the dataset and report go")
     main_job.add_argument("--workers", type=int, default=2, help="parallel execution slots for the build")
@@ -93,11 +117,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _add_eval_options(parser: argparse.ArgumentParser, *, with_out: bool = True) -> None:
     if with_out:
         parser.add_argument("--out", type=Path, required=True, help="output directory for results")
-    parser.add_argument("--ties", choices=("pessimistic", "trec"), default="pessimistic",
-                        help="tie policy: pessimistic ranks a correct document after every wrong one with the same score; "
-                        "trec orders ties by document id, descending, as trec_eval does")
-    parser.add_argument("--depth", type=int, default=DEFAULT_DEPTH,
-                        help="documents each retriever returns per query; metrics, analyses, rerankers and runs/ use them")
+    parser.add_argument(
+        "--ties",
+        choices=("pessimistic", "trec"),
+        default="pessimistic",
+        help="tie policy: pessimistic ranks a correct document after every wrong one with the same score; "
+        "trec orders ties by document id, descending, as trec_eval does",
+    )
+    parser.add_argument(
+        "--depth", type=int, default=DEFAULT_DEPTH, help="documents each retriever returns per query; metrics, analyses, rerankers and runs/ use them"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the density ablation (and of the build, for run)")
     if with_out:
         parser.add_argument("--split", choices=SPLIT_CHOICES, default="test", help="qrels to score (default test; 'all' for zero-shot systems)")
@@ -108,11 +137,20 @@ def _add_eval_options(parser: argparse.ArgumentParser, *, with_out: bool = True)
 def _eval_config(args: argparse.Namespace, dataset: Path, out: Path, retrievers: tuple[str, ...]) -> EvalConfig:
     chosen = chosen_measures(getattr(args, "metrics", None), getattr(args, "k", None))
     return EvalConfig(
-        dataset=dataset, out=out, retrievers=retrievers, ties=args.ties, seed=args.seed, split=getattr(args, "split", "all"),
-        depth=args.depth, reranks=tuple(getattr(args, "reranks", ())), rerank_depth=getattr(args, "rerank_depth", None),
+        dataset=dataset,
+        out=out,
+        retrievers=retrievers,
+        ties=args.ties,
+        seed=args.seed,
+        split=getattr(args, "split", "all"),
+        depth=args.depth,
+        reranks=tuple(getattr(args, "reranks", ())),
+        rerank_depth=getattr(args, "rerank_depth", None),
         name=getattr(args, "name", None),
-        measures=chosen or HEADLINE_MEASURES, display=chosen or DISPLAY_MEASURES,
-        cache_dir=args.cache_dir or embedding_cache_dir(), progress=progress_enabled(not args.no_progress),
+        measures=chosen or HEADLINE_MEASURES,
+        display=chosen or DISPLAY_MEASURES,
+        cache_dir=args.cache_dir or embedding_cache_dir(),
+        progress=progress_enabled(not args.no_progress),
     )
 
 

@@ -66,5 +66,6 @@ def check_depth(depth: int, measures: tuple[str, ...]) -> None:
         raise ExecIRError(f"--depth must be a positive integer, got {depth!r}")
     too_deep = [m for m in measures if (parse_measure(m).k or 0) > depth]
     if too_deep:
-        raise ExecIRError(f"--depth {depth} is below the cut-off of {', '.join(too_deep)}: use --depth of at least "
-                          f"{max(parse_measure(m).k or 0 for m in too_deep)}")
+        raise ExecIRError(
+            f"--depth {depth} is below the cut-off of {', '.join(too_deep)}: use --depth of at least {max(parse_measure(m).k or 0 for m in too_deep)}"
+        )

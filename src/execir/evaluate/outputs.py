@@ -34,7 +34,7 @@ def system_slug(name: str) -> str:
     ``[A-Za-z0-9._+-]`` one ``_``, no leading dot; long names are cut and end in a hash of the name."""
     slug = _UNSAFE.sub("_", name.replace(">>", "--")).lstrip(".") or "system"
     if len(slug) > _MAX_SLUG:
-        slug = f"{slug[:_MAX_SLUG - 13]}-{hashlib.sha256(name.encode()).hexdigest()[:12]}"
+        slug = f"{slug[: _MAX_SLUG - 13]}-{hashlib.sha256(name.encode()).hexdigest()[:12]}"
     return slug
 
 
@@ -57,8 +57,14 @@ def per_query_records(dataset: Dataset, system: SystemResult, ranked: dict[str, 
         judged = dataset.qrels[query_id]
         scores = shown.get(query_id, {})
         top = tuple(
-            RankedDoc(doc_id, score if system.raw_scores is None else scores.get(doc_id), judged.get(doc_id, 0), dataset.docs[doc_id].kind,
-                      dataset.docs[doc_id].operator, dataset.docs[doc_id].task_id)
+            RankedDoc(
+                doc_id,
+                score if system.raw_scores is None else scores.get(doc_id),
+                judged.get(doc_id, 0),
+                dataset.docs[doc_id].kind,
+                dataset.docs[doc_id].operator,
+                dataset.docs[doc_id].task_id,
+            )
             for doc_id, score in ranked.get(query_id, [])[:10]
         )
         detail = system.query_details.get(query_id, {})

@@ -84,7 +84,11 @@ DELTA_MEASURES: tuple[str, ...] = ("exec@1", "exec@10", "ndcg@10")
 
 
 def evaluate_systems(
-    dataset: Dataset, config: EvalConfig, timer: Timer, factory: RetrieverFactory | None = None, rerankers: Mapping[str, Reranker] | None = None,
+    dataset: Dataset,
+    config: EvalConfig,
+    timer: Timer,
+    factory: RetrieverFactory | None = None,
+    rerankers: Mapping[str, Reranker] | None = None,
 ) -> list[SystemResult]:
     """Search with every configured retriever to ``config.depth`` and measure each run; then apply
     every reranker (``rerankers``: spec -> reranker, in ``config.reranks`` order) on top of every
@@ -129,7 +133,13 @@ class SystemIdentity:
 
 
 def rerank_system(
-    dataset: Dataset, config: EvalConfig, timer: Timer, first: SystemResult, spec: str, reranker: Reranker, done: list[SystemResult],
+    dataset: Dataset,
+    config: EvalConfig,
+    timer: Timer,
+    first: SystemResult,
+    spec: str,
+    reranker: Reranker,
+    done: list[SystemResult],
 ) -> SystemResult:
     """``first``'s candidates reordered by ``reranker``, measured, with its deltas against ``first``."""
     name = f"{first.name}>>{reranker.name}"
@@ -170,9 +180,17 @@ def rerank_summary(first: SystemResult, reranked: SystemResult, spec: str, reran
             {m: float(np.mean([reranked.per_query[m][q] for q in subset])) if subset else 0.0 for m in DELTA_MEASURES},
         )
     return RerankSummary(
-        first_stage=first.name, spec=spec, config=dict(reranker.config()), queries=stats.queries, pairs=stats.pairs,
-        seconds=round(stats.seconds, 3), extra={k: float(v) for k, v in stats.extra.items()}, seconds_per_query=per_query_seconds,
-        deltas=deltas, mcnemar=mcnemar, acted_on=acted_on,
+        first_stage=first.name,
+        spec=spec,
+        config=dict(reranker.config()),
+        queries=stats.queries,
+        pairs=stats.pairs,
+        seconds=round(stats.seconds, 3),
+        extra={k: float(v) for k, v in stats.extra.items()},
+        seconds_per_query=per_query_seconds,
+        deltas=deltas,
+        mcnemar=mcnemar,
+        acted_on=acted_on,
     )
 
 
@@ -201,7 +219,12 @@ def score_system(dataset: Dataset, config: EvalConfig, timer: Timer, identity: S
     with timer.stage("analyse"):
         analyses = gap_analyses(dataset.qrels, run, dataset.docs, dataset.query_task, k=10, ties=config.ties)
         ablation = density_ablation(
-            dataset.qrels, run, dataset.docs, dataset.query_task, levels=config.ablation_levels, seed=config.seed,
+            dataset.qrels,
+            run,
+            dataset.docs,
+            dataset.query_task,
+            levels=config.ablation_levels,
+            seed=config.seed,
             ties=config.ties,
         )
         ties_share = tie_rate(dataset.qrels, run, dataset.docs, dataset.query_task)
@@ -237,9 +260,15 @@ def compare_systems(systems: list[SystemResult], config: EvalConfig) -> tuple[Co
 def dataset_facts(dataset: Dataset) -> DatasetFacts:
     """The folder's identity as ``results.json`` records it."""
     return DatasetFacts(
-        path=str(dataset.root), name=dataset.name, task=dataset.task, language=dataset.language, split=dataset.split,
-        manifest_sha256=dataset.manifest_sha256, source=source_record(dataset),
-        queries=len(dataset.queries), documents=len(dataset.corpus),
+        path=str(dataset.root),
+        name=dataset.name,
+        task=dataset.task,
+        language=dataset.language,
+        split=dataset.split,
+        manifest_sha256=dataset.manifest_sha256,
+        source=source_record(dataset),
+        queries=len(dataset.queries),
+        documents=len(dataset.corpus),
     )
 
 

@@ -58,14 +58,18 @@ def prepare_rerankers(config: EvalConfig, oracle: OracleConfig) -> dict[str, Rer
     named: dict[str, str] = {}
     for spec, reranker in rerankers.items():
         if reranker.name in named:
-            raise ExecIRError(f"--rerank '{named[reranker.name]}' and --rerank '{spec}' both resolve to the reranker name '{reranker.name}'; "
-                              "give the model folders distinct names")
+            raise ExecIRError(
+                f"--rerank '{named[reranker.name]}' and --rerank '{spec}' both resolve to the reranker name '{reranker.name}'; "
+                "give the model folders distinct names"
+            )
         named[reranker.name] = spec
     return rerankers
 
 
 def run_evaluation(
-    config: EvalConfig, retrievers: dict[str, Retriever] | None = None, rerankers: dict[str, Reranker] | None = None,
+    config: EvalConfig,
+    retrievers: dict[str, Retriever] | None = None,
+    rerankers: dict[str, Reranker] | None = None,
 ) -> tuple[FolderResult, Path]:
     """Evaluate every configured retriever (and reranker) on one dataset folder and write all outputs."""
     result, report, _ = _evaluate_folder(config, retrievers, rerankers)
@@ -73,7 +77,9 @@ def run_evaluation(
 
 
 def _evaluate_folder(
-    config: EvalConfig, retrievers: dict[str, Retriever] | None, rerankers: dict[str, Reranker] | None,
+    config: EvalConfig,
+    retrievers: dict[str, Retriever] | None,
+    rerankers: dict[str, Reranker] | None,
 ) -> tuple[FolderResult, Path, FolderSummary]:
     timer = Timer()
     with timer.stage("load models"):
@@ -93,7 +99,9 @@ def _evaluate_folder(
 
 
 def run_collection(
-    config: EvalConfig, retrievers: dict[str, Retriever] | None = None, rerankers: dict[str, Reranker] | None = None,
+    config: EvalConfig,
+    retrievers: dict[str, Retriever] | None = None,
+    rerankers: dict[str, Reranker] | None = None,
 ) -> tuple[CollectionResult, Path]:
     """Evaluate every dataset folder under ``config.dataset`` (one folder, or a build's output with
     one folder per task): each into ``out/<folder>/``, then the collection's ``results.json`` and

@@ -20,10 +20,7 @@ F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
 
 ADD_CHECK: TestSuite = TestSuite(
     "check",
-    "def check(candidate):\n"
-    "    assert candidate(2, 3) == 5\n"
-    "    assert candidate(-1, 1) == 0\n"
-    "    assert candidate(10, 5) == 15\n",
+    "def check(candidate):\n    assert candidate(2, 3) == 5\n    assert candidate(-1, 1) == 0\n    assert candidate(10, 5) == 15\n",
 )
 ADD_OK = "def add(a, b):\n    return a + b\n"
 WRONG = "def add(a, b):\n    return a - b\n"
@@ -220,10 +217,7 @@ CASES: tuple[Case, ...] = (
     _case(
         "huge_json_int_reply",
         "tamper",
-        _replier(
-            "def reply(f, a):\n"
-            "    return ('{\"op\":\"ret\",\"n\":\"%s\",\"v\":1%s}' % (f['n'], '0' * 5000)).encode() if a[0] < 0 else None"
-        ),
+        _replier('def reply(f, a):\n    return (\'{"op":"ret","n":"%s","v":1%s}\' % (f[\'n\'], \'0\' * 5000)).encode() if a[0] < 0 else None'),
         F,
         RAISES_CHECK,
     ),

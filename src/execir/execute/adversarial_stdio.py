@@ -45,8 +45,7 @@ _FASTIO = (
     "        self.read = lambda: self.buffer.read().decode('ascii')\n"
     "        self.readline = lambda: self.buffer.readline().decode('ascii')\n"
     "sys.stdin, sys.stdout = IOWrapper(sys.stdin), IOWrapper(sys.stdout)\n"
-    "input = lambda: sys.stdin.readline().rstrip('\\r\\n')\n"
-    + _READ + "print(a + b)\n"
+    "input = lambda: sys.stdin.readline().rstrip('\\r\\n')\n" + _READ + "print(a + b)\n"
 )
 """PyRival's FastIO template (very common on Codeforces): output reaches fd 1 only when Python
 flushes ``sys.stdout`` at exit."""

@@ -43,7 +43,9 @@ loopback listener), else 1."""
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``exec`` and ``selftest``."""
     run = subparsers.add_parser(
-        "exec", help="run one program against a task's tests in the sandbox", epilog=EXEC_EPILOG,
+        "exec",
+        help="run one program against a task's tests in the sandbox",
+        epilog=EXEC_EPILOG,
         description="Run one candidate program in the sandbox against a task's tests: HumanEval-style check(candidate) "
         "tests (--tests with --entry-point) or stdin/stdout cases (--stdio-cases), and print its verdict.",
     )
@@ -57,7 +59,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _common(run, workers_help="parallel execution slots (default: 2; exec itself runs its one program in one slot)")
     run.set_defaults(handler=run_exec)
     test = subparsers.add_parser(
-        "selftest", help="run the adversarial suite through the real oracle", epilog=SELFTEST_EPILOG,
+        "selftest",
+        help="run the adversarial suite through the real oracle",
+        epilog=SELFTEST_EPILOG,
         description="Run the oracle's adversarial suite (timeouts, resource abuse, tampering, forged output, sandbox "
         "escapes, and false-negative controls) through the real sandbox, and report mislabels and anything left behind.",
     )

@@ -31,6 +31,8 @@ def cgroup_owner(name: str) -> int | None:
     """The pid of the oracle that owns a slot cgroup named by :func:`slot_cgroup_name`."""
     match = _CGROUP_NAME.match(name)
     return int(match.group(1)) if match else None
+
+
 _HOST_DIR = re.compile(r"^execir-(\d+)-")
 
 

@@ -282,9 +282,7 @@ class Slot:
             raw.result = raw.compile
         return raw
 
-    def _run(
-        self, limits: Limits, msg: dict, child_fds: list, result_sock: socket.socket, captures: list[Capture], channel: Capture | None = None
-    ) -> Raw:
+    def _run(self, limits: Limits, msg: dict, child_fds: list, result_sock: socket.socket, captures: list[Capture], channel: Capture | None = None) -> Raw:
         raw = Raw()
         if self.cgroup:
             self.cgroup.set_limits(limits.memory_mb + SERVER_MEMORY_MB, limits.nproc + 8)

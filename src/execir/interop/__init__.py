@@ -19,6 +19,15 @@ from execir.interop.qrels import strict_qrels
 from execir.interop.trec_run import RAW_SCORES_HEADER, raw_scores_text, tie_ordered, trec_run_text
 
 __all__ = [
-    "RAW_SCORES_HEADER", "TOOLS", "TOOL_NAMES", "beir_load", "export_mteb_results", "mteb_task", "raw_scores_text", "strict_qrels",
-    "tie_ordered", "tool_name", "trec_run_text",
+    "RAW_SCORES_HEADER",
+    "TOOLS",
+    "TOOL_NAMES",
+    "beir_load",
+    "export_mteb_results",
+    "mteb_task",
+    "raw_scores_text",
+    "strict_qrels",
+    "tie_ordered",
+    "tool_name",
+    "trec_run_text",
 ]

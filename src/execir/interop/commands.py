@@ -21,7 +21,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("export", help="export results in another tool's format", description="Export ExecIR results in another tool's format.")
     formats = parser.add_subparsers(dest="format", required=True)
     mteb = formats.add_parser(
-        "mteb-results", help="MTEB result files (one per system and folder)", epilog=EXPORT_EPILOG,
+        "mteb-results",
+        help="MTEB result files (one per system and folder)",
+        epilog=EXPORT_EPILOG,
         description="Write each system's scores on each folder as an MTEB TaskResult JSON: measures whose definitions agree "
         "under MTEB's names (ndcg_at_10, mrr_at_10, recall_at_10, map_at_10, hit_rate_at_k, precision_at_1), "
         "everything else under execir_ keys.",
@@ -29,7 +31,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     mteb.add_argument("results", type=Path, help="an evaluation's results.json (a folder's or a collection's) or the directory holding it")
     mteb.add_argument("--out", type=Path, required=True, help="output directory (MTEB cache layout under OUT/results/)")
     mteb.add_argument(
-        "--name", action="append", default=[], metavar="SYSTEM=ORG/MODEL",
+        "--name",
+        action="append",
+        default=[],
+        metavar="SYSTEM=ORG/MODEL",
         help="MTEB model name for a system, repeatable (default: execir/<system>)",
     )
     mteb.set_defaults(handler=run_export_mteb)

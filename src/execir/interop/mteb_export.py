@@ -92,15 +92,17 @@ def system_scores(result: FolderResult, system: SystemSummary, languages: list[s
     if "exec@1" in system.metrics:
         scores["precision_at_1"] = system.metrics["exec@1"].mean
     analyses = system.analyses
-    scores.update({
-        f"execir_intrusion_at_{analyses.k}": analyses.intrusion.share,
-        f"execir_coreb_intrusion_at_{analyses.k}": analyses.coreb_intrusion.share,
-        "execir_paired_mutant_share_of_misses": analyses.paired_mutant_share_of_misses.share,
-        "execir_canonical_below_distractor": analyses.canonical_below_distractor.share,
-        "execir_tie_rate": system.tie_rate,
-        "execir_queries": system.queries,
-        "execir_ties": result.tie_policy,
-    })
+    scores.update(
+        {
+            f"execir_intrusion_at_{analyses.k}": analyses.intrusion.share,
+            f"execir_coreb_intrusion_at_{analyses.k}": analyses.coreb_intrusion.share,
+            "execir_paired_mutant_share_of_misses": analyses.paired_mutant_share_of_misses.share,
+            "execir_canonical_below_distractor": analyses.canonical_below_distractor.share,
+            "execir_tie_rate": system.tie_rate,
+            "execir_queries": system.queries,
+            "execir_ties": result.tie_policy,
+        }
+    )
     return scores
 
 
@@ -116,9 +118,13 @@ def mteb_results(result: FolderResult, *, source: str | None, mteb_version: str,
         if "/" not in model:
             raise ExecIRError(f"model name '{model}' for system '{system.name}': MTEB needs 'organization/name'")
         task_result = {
-            "dataset_revision": facts.manifest_sha256 or NO_REVISION, "task_name": name, "mteb_version": mteb_version,
+            "dataset_revision": facts.manifest_sha256 or NO_REVISION,
+            "task_name": name,
+            "mteb_version": mteb_version,
             "scores": {facts.split: [system_scores(result, system, languages) | {"mteb_version": mteb_version}]},
-            "evaluation_time": None, "kg_co2_emissions": None, "date": None,
+            "evaluation_time": None,
+            "kg_co2_emissions": None,
+            "date": None,
         }
         out.append(MtebResult(system=system.name, model_name=model, revision=system_revision(system, result.toolkit_version), task_result=task_result))
     return out

@@ -37,9 +37,24 @@ NO_REVISION = "no_revision_available"
 """MTEB's own placeholder, for a folder without a manifest."""
 
 MTEB_CODE_LANGUAGES: dict[str, str] = {
-    "python": "python", "java": "java", "cpp": "c++", "c++": "c++", "js": "javascript", "javascript": "javascript",
-    "typescript": "typescript", "go": "go", "ruby": "ruby", "rust": "rust", "c": "c", "php": "php", "csharp": "c#",
-    "c#": "c#", "swift": "swift", "scala": "scala", "shell": "shell", "sql": "sql",
+    "python": "python",
+    "java": "java",
+    "cpp": "c++",
+    "c++": "c++",
+    "js": "javascript",
+    "javascript": "javascript",
+    "typescript": "typescript",
+    "go": "go",
+    "ruby": "ruby",
+    "rust": "rust",
+    "c": "c",
+    "php": "php",
+    "csharp": "c#",
+    "c#": "c#",
+    "swift": "swift",
+    "scala": "scala",
+    "shell": "shell",
+    "sql": "sql",
 }
 """ExecIR language name -> MTEB's programming-language code (used as ``<code>-Code``)."""
 
@@ -95,7 +110,9 @@ def task_metadata(folder: JudgedFolder, *, name: str | None = None) -> Any:
     spec = _spec(dataset.task or dataset.name)
     facts = _mapping(manifest.get("facts"))
     description = _DESCRIPTION.format(
-        task=dataset.name, source=source or "an unnamed source", languages=", ".join(languages) or "unknown language",
+        task=dataset.name,
+        source=source or "an unnamed source",
+        languages=", ".join(languages) or "unknown language",
         query=str(facts.get("query") or (f"{spec.query_kind} queries, {spec.document_kind} documents" if spec else "queries")),
         relevance=_RELEVANCE_TEXT[folder.relevance],
     )
@@ -156,9 +173,7 @@ def split_data(folder: JudgedFolder) -> dict[str, Any]:
     doc_ids = list(corpus)
     query_ids = list(queries)
     return {
-        "corpus": datasets.Dataset.from_dict(
-            {"id": doc_ids, "title": [corpus[d]["title"] for d in doc_ids], "text": [corpus[d]["text"] for d in doc_ids]}
-        ),
+        "corpus": datasets.Dataset.from_dict({"id": doc_ids, "title": [corpus[d]["title"] for d in doc_ids], "text": [corpus[d]["text"] for d in doc_ids]}),
         "queries": datasets.Dataset.from_dict({"id": query_ids, "text": [queries[q] for q in query_ids]}),
         "relevant_docs": qrels,
         "top_ranked": None,

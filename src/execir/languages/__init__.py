@@ -23,8 +23,18 @@ LANGUAGE_MODULES: dict[str, tuple[str, str]] = {
 """Language name -> (module, attribute) of its :class:`Language`."""
 
 EXTENSIONS: dict[str, str] = {
-    ".py": "python", ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".h": "cpp",
-    ".java": "java", ".go": "go", ".js": "js", ".mjs": "js", ".cjs": "js", ".rb": "ruby",
+    ".py": "python",
+    ".cpp": "cpp",
+    ".cc": "cpp",
+    ".cxx": "cpp",
+    ".hpp": "cpp",
+    ".h": "cpp",
+    ".java": "java",
+    ".go": "go",
+    ".js": "js",
+    ".mjs": "js",
+    ".cjs": "js",
+    ".rb": "ruby",
 }
 """File extension -> language name (for commands that infer ``--language``)."""
 
@@ -39,6 +49,13 @@ def get_language(name: str) -> Language[Any]:
 
 
 __all__ = [
-    "EXTENSIONS", "FAMILIES", "FAMILY_WEIGHTS", "LANGUAGE_MODULES", "Language", "OperatorSpec", "ParseError",
-    "get_language", "select_operators",
+    "EXTENSIONS",
+    "FAMILIES",
+    "FAMILY_WEIGHTS",
+    "LANGUAGE_MODULES",
+    "Language",
+    "OperatorSpec",
+    "ParseError",
+    "get_language",
+    "select_operators",
 ]

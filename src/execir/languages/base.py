@@ -136,8 +136,7 @@ def select_operators(language: Language[ProgramT], spec: str | None) -> tuple[st
             target.add(key)
         else:
             raise ExecIRError(
-                f"--operators: unknown operator or family {key!r} for {language.name}; "
-                f"families: {', '.join(FAMILIES)}; operators: {', '.join(names)}"
+                f"--operators: unknown operator or family {key!r} for {language.name}; families: {', '.join(FAMILIES)}; operators: {', '.join(names)}"
             )
     chosen = include if include else set(names)
     return tuple(name for name in names if name in chosen and name not in exclude)

@@ -32,17 +32,13 @@ def _evaluate(qrels: Qrels, scored: ScoredRows, parsed: dict[str, Measure], ties
     return {name: dict(zip(ranked.query_ids, compute(ranked, m).tolist())) for name, m in parsed.items()}
 
 
-def evaluate(
-    qrels: Qrels, run: Run, measures: Sequence[str], *, ties: TiePolicy = "pessimistic"
-) -> dict[str, dict[str, float]]:
+def evaluate(qrels: Qrels, run: Run, measures: Sequence[str], *, ties: TiePolicy = "pessimistic") -> dict[str, dict[str, float]]:
     """Return measure name (as given) -> query id -> value, for every query in ``qrels``."""
     parsed = _parse(measures, ties)
     return _evaluate(qrels, DictRows.of(run, list(qrels)), parsed, ties)
 
 
-def evaluate_arrays(
-    qrels: Qrels, run: RunMatrix, measures: Sequence[str], *, ties: TiePolicy = "pessimistic"
-) -> dict[str, dict[str, float]]:
+def evaluate_arrays(qrels: Qrels, run: RunMatrix, measures: Sequence[str], *, ties: TiePolicy = "pessimistic") -> dict[str, dict[str, float]]:
     """:func:`evaluate` for a run held as arrays (:class:`~execir.metrics.run_matrix.RunMatrix`):
     the same values as ``evaluate`` on the equivalent dict run, without reading dicts of scores."""
     parsed = _parse(measures, ties)

@@ -33,9 +33,7 @@ def _pair(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> t
     return x, y
 
 
-def bootstrap_ci(
-    values: Sequence[float] | np.ndarray, *, n_resamples: int = 2000, confidence: float = 0.95, seed: int = 0
-) -> tuple[float, float, float]:
+def bootstrap_ci(values: Sequence[float] | np.ndarray, *, n_resamples: int = 2000, confidence: float = 0.95, seed: int = 0) -> tuple[float, float, float]:
     """Query-bootstrap percentile CI of the mean: ``(mean, low, high)``."""
     x = _vector(values)
     if n_resamples < 1 or not 0.0 < confidence < 1.0:
@@ -56,9 +54,7 @@ def _binary(x: np.ndarray, name: str) -> np.ndarray:
     return x.astype(bool)
 
 
-def mcnemar_exact(
-    a: Sequence[bool | float] | np.ndarray, b: Sequence[bool | float] | np.ndarray
-) -> dict[str, float | int]:
+def mcnemar_exact(a: Sequence[bool | float] | np.ndarray, b: Sequence[bool | float] | np.ndarray) -> dict[str, float | int]:
     """Exact two-sided McNemar test on paired binary outcomes.
 
     ``b01``: pairs with a=0, b=1; ``b10``: a=1, b=0;

@@ -27,9 +27,7 @@ def check_ties(ties: str) -> TiePolicy:
     return ties  # type: ignore[return-value]
 
 
-def order_docs(
-    scores: dict[str, float], rels: dict[str, int], ties: TiePolicy
-) -> list[tuple[str, float]]:
+def order_docs(scores: dict[str, float], rels: dict[str, int], ties: TiePolicy) -> list[tuple[str, float]]:
     """Rank one query's ``scores`` under the tie policy; ``rels`` holds the judged grades."""
     if ties == "pessimistic":
         return sorted(scores.items(), key=lambda item: (-item[1], rels.get(item[0], 0), item[0]))

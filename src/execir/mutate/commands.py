@@ -27,7 +27,9 @@ Nothing is executed: a build keeps only the candidates that verifiably fail the 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``mutate`` command."""
     parser = subparsers.add_parser(
-        "mutate", help="print the single-edit mutants of a program (no execution)", epilog=MUTATE_EPILOG,
+        "mutate",
+        help="print the single-edit mutants of a program (no execution)",
+        epilog=MUTATE_EPILOG,
         description="Generate the single-edit mutants of a program with its language's operators and print them: "
         "by default the first --max in the seeded, family-weighted order a build uses; with --all every candidate.",
     )
@@ -91,8 +93,10 @@ def run_mutate(args: argparse.Namespace) -> int:
             print(mutant_json(mutant, families[mutant.operator]))
         else:
             edit = mutant.edit
-            print(f"{mutant.operator} ({families[mutant.operator]}) line {edit.line} col {edit.col + 1}: "
-                  f"{edit.before!r} -> {edit.after!r} (token distance {mutant.edit_distance})")
+            print(
+                f"{mutant.operator} ({families[mutant.operator]}) line {edit.line} col {edit.col + 1}: "
+                f"{edit.before!r} -> {edit.after!r} (token distance {mutant.edit_distance})"
+            )
     if not args.json:
         print(f"{len(mutants)} candidate(s) of {args.file} ({language})")
     return 0

@@ -20,9 +20,7 @@ from execir.types import Mutant
 
 def _key(mutant: Mutant) -> tuple[str, str, int, int, str, str, str]:
     edit = mutant.edit
-    return (
-        mutant.task_id, mutant.operator, edit.line, edit.col, edit.before, edit.after, mutant.text
-    )
+    return (mutant.task_id, mutant.operator, edit.line, edit.col, edit.before, edit.after, mutant.text)
 
 
 def _spread_over_lines(mutants: list[Mutant], rng: random.Random) -> list[Mutant]:

@@ -21,8 +21,10 @@ def _systems(result: CollectionResult) -> list[str]:
 def average_rows(result: CollectionResult) -> tuple[list[str], list[list[str]]]:
     """Header and rows of the averages table."""
     present = [d for d in DIRECTIONS if any(d in v for v in result.average.values())]
-    rows = [[s, *(f"{result.average[s][d]:.3f}" if d in result.average[s] else "n/a" for d in present), f"{result.average[s]['overall']:.3f}"]
-            for s in _systems(result)]
+    rows = [
+        [s, *(f"{result.average[s][d]:.3f}" if d in result.average[s] else "n/a" for d in present), f"{result.average[s]['overall']:.3f}"]
+        for s in _systems(result)
+    ]
     return ["system", *(f"{d} nDCG@10" for d in present), "overall"], rows
 
 
@@ -33,14 +35,29 @@ def leaderboard_rows(folder: FolderSummary) -> list[list[str]]:
     """One row per system on a folder, best nDCG@10 first."""
     scores = sorted(folder.scores, key=lambda s: (-(s.metrics["ndcg@10"].mean if "ndcg@10" in s.metrics else 0.0), s.system))
     return [
-        [folder.name, s.system, _est(s.metrics.get("exec@1")), _est(s.metrics.get("ndcg@10")),
-         f"{s.metrics['mrr@10'].mean:.3f}" if "mrr@10" in s.metrics else "n/a", pct(s.intrusion), pct(s.coreb_intrusion)]
+        [
+            folder.name,
+            s.system,
+            _est(s.metrics.get("exec@1")),
+            _est(s.metrics.get("ndcg@10")),
+            f"{s.metrics['mrr@10'].mean:.3f}" if "mrr@10" in s.metrics else "n/a",
+            pct(s.intrusion),
+            pct(s.coreb_intrusion),
+        ]
         for s in scores
     ]
 
 
 COMPOSITION_HEADER = [
-    "folder", "task", "language", "queries", "documents", "correct / query", "hard negatives / query", "median query tokens", "documents by kind",
+    "folder",
+    "task",
+    "language",
+    "queries",
+    "documents",
+    "correct / query",
+    "hard negatives / query",
+    "median query tokens",
+    "documents by kind",
 ]
 
 
@@ -50,8 +67,19 @@ def composition_rows(result: CollectionResult) -> list[list[str]]:
     for f in result.folders:
         c = f.composition
         kinds = ", ".join(f"{k} {n}" for k, n in c.documents_by_kind.items())
-        rows.append([f.name, f.task, f.language, str(c.queries), str(c.documents), f"{c.positives_per_query:.2f}",
-                     f"{c.hard_negatives_per_query:.2f}", f"{c.median_query_tokens:g}", kinds])
+        rows.append(
+            [
+                f.name,
+                f.task,
+                f.language,
+                str(c.queries),
+                str(c.documents),
+                f"{c.positives_per_query:.2f}",
+                f"{c.hard_negatives_per_query:.2f}",
+                f"{c.median_query_tokens:g}",
+                kinds,
+            ]
+        )
     return rows
 
 
@@ -71,8 +99,10 @@ def _search_collapse(result: CollectionResult) -> str:
                 score = next((s for s in folder.scores if s.system == system), None) if folder else None
                 cells.append(f"{score.metrics['ndcg@10'].mean:.3f}" if score and "ndcg@10" in score.metrics else "n/a")
             rows.append([language, system, *cells])
-    note = ("nDCG@10 per text-to-code subtype. CoREB found short keyword queries (search) collapse every model to "
-            "0.000-0.015; here the search query is derived mechanically from the description and the function name.\n\n")
+    note = (
+        "nDCG@10 per text-to-code subtype. CoREB found short keyword queries (search) collapse every model to "
+        "0.000-0.015; here the search query is derived mechanically from the description and the function name.\n\n"
+    )
     return note + markdown_table(["language", "system", *subtypes], rows)
 
 
@@ -100,7 +130,9 @@ def rerank_rows(result: CollectionResult) -> list[list[str]]:
     """Per folder and reranked system: its deltas against its first stage (reranked minus first stage)."""
     return [
         [f.name, s.system, s.first_stage, _signed(s.deltas.get("exec@1")), _signed(s.deltas.get("ndcg@10"))]
-        for f in result.folders for s in f.scores if s.first_stage is not None
+        for f in result.folders
+        for s in f.scores
+        if s.first_stage is not None
     ]
 
 
@@ -108,8 +140,10 @@ def _reranking(result: CollectionResult) -> str:
     rows = rerank_rows(result)
     if not rows:
         return "No reranker was evaluated."
-    return ("Each reranked system against its own first stage on the same folder: mean difference (reranked minus first stage) "
-            "with a paired bootstrap 95% CI.\n\n" + markdown_table(RERANK_HEADER, rows))
+    return (
+        "Each reranked system against its own first stage on the same folder: mean difference (reranked minus first stage) "
+        "with a paired bootstrap 95% CI.\n\n" + markdown_table(RERANK_HEADER, rows)
+    )
 
 
 def render_collection(result: CollectionResult) -> str:

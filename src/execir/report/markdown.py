@@ -41,8 +41,7 @@ def _title(result: FolderResult) -> str:
     data = result.dataset
     manifest = data.manifest_sha256[:16] if data.manifest_sha256 else "none"
     depth = result.config.get("depth")
-    depth_text = (f"Each retriever's top {depth} documents per query are scored (a document beyond the depth is unranked). "
-                  if depth is not None else "")
+    depth_text = f"Each retriever's top {depth} documents per query are scored (a document beyond the depth is unranked). " if depth is not None else ""
     return (
         f"# ExecIR report: {data.source_name}\n\n"
         f"{data.queries} queries, {data.documents} documents (canonical solutions and execution-verified "
@@ -105,8 +104,17 @@ def leaderboard_markdown(result: FolderResult) -> str:
     return markdown_table(leaderboard_header(result), leaderboard_rows(result))
 
 
-RERANK_HEADER = ["reranked system", "first stage", "exec@1 first → reranked", "Δ exec@1 [95% CI]", "Δ exec@10 [95% CI]",
-                 "Δ nDCG@10 [95% CI]", "wins/losses", "exact McNemar p", "rerank s/query"]
+RERANK_HEADER = [
+    "reranked system",
+    "first stage",
+    "exec@1 first → reranked",
+    "Δ exec@1 [95% CI]",
+    "Δ exec@10 [95% CI]",
+    "Δ nDCG@10 [95% CI]",
+    "wins/losses",
+    "exact McNemar p",
+    "rerank s/query",
+]
 
 
 def _delta(summary: SystemSummary, measure: str) -> str:
@@ -130,8 +138,19 @@ def rerank_rows(result: FolderResult) -> list[list[str]]:
         assert r is not None
         first = next((f for f in result.systems if f.name == r.first_stage), None)
         before = f"{first.metrics['exec@1'].mean:.3f}" if first is not None else "n/a"
-        rows.append([s.name, r.first_stage, f"{before} → {s.metrics['exec@1'].mean:.3f}", _delta(s, "exec@1"), _delta(s, "exec@10"),
-                     _delta(s, "ndcg@10"), f"{r.mcnemar.wins}/{r.mcnemar.losses}", pvalue(r.mcnemar.p_value), f"{r.seconds_per_query:.4f}"])
+        rows.append(
+            [
+                s.name,
+                r.first_stage,
+                f"{before} → {s.metrics['exec@1'].mean:.3f}",
+                _delta(s, "exec@1"),
+                _delta(s, "exec@10"),
+                _delta(s, "ndcg@10"),
+                f"{r.mcnemar.wins}/{r.mcnemar.losses}",
+                pvalue(r.mcnemar.p_value),
+                f"{r.seconds_per_query:.4f}",
+            ]
+        )
     return rows
 
 
@@ -166,13 +185,18 @@ def reranking_markdown(result: FolderResult) -> str:
     """The reranking section: each reranked system beside its first stage, then its reranker's counts."""
     if not any(s.rerank is not None for s in result.systems):
         return "No reranker was evaluated."
-    note = ("Each reranker reorders its first stage's candidates (the same documents). Δ: reranked minus first stage, mean over "
-            "queries with a paired bootstrap 95% CI; wins/losses: queries only the reranked / only the first stage solves at rank 1 "
-            "(exact McNemar test).\n\n")
+    note = (
+        "Each reranker reorders its first stage's candidates (the same documents). Δ: reranked minus first stage, mean over "
+        "queries with a paired bootstrap 95% CI; wins/losses: queries only the reranked / only the first stage solves at rank 1 "
+        "(exact McNemar test).\n\n"
+    )
     stats = markdown_table(["reranked system", "rerank spec", "queries", "pairs", "seconds", "reranker counts"], rerank_stats_rows(result))
     acted = acted_on_rows(result)
-    acted_table = ("\n\nOn the queries each reranker had a signal for (exec: the queries whose text carries examples):\n\n"
-                   + markdown_table(ACTED_HEADER, acted)) if acted else ""
+    acted_table = (
+        ("\n\nOn the queries each reranker had a signal for (exec: the queries whose text carries examples):\n\n" + markdown_table(ACTED_HEADER, acted))
+        if acted
+        else ""
+    )
     return note + markdown_table(RERANK_HEADER, rerank_rows(result)) + acted_table + "\n\n" + stats
 
 
@@ -216,9 +240,8 @@ def gap_rows(result: FolderResult) -> list[list[str]]:
 
 
 def _gap_table(result: FolderResult) -> str:
-    note = (
-        f"Tie policy {result.tie_policy}: a mutant with the same score as the canonical "
-        + ("counts as ranked above it." if result.tie_policy == "pessimistic" else "is ordered by document id, as trec_eval does.")
+    note = f"Tie policy {result.tie_policy}: a mutant with the same score as the canonical " + (
+        "counts as ranked above it." if result.tie_policy == "pessimistic" else "is ordered by document id, as trec_eval does."
     )
     return note + "\n\n" + markdown_table(gap_header(result.tie_policy), gap_rows(result))
 
@@ -226,8 +249,7 @@ def _gap_table(result: FolderResult) -> str:
 def _ablation(result: FolderResult) -> str:
     systems = system_order(result)
     levels = list(result.systems[0].density_ablation) if systems else []
-    rows = [[str(level), *(f"{s.density_ablation[level]['exec@1']:.3f} / {s.density_ablation[level]['ndcg@10']:.3f}" for s in systems)]
-            for level in levels]
+    rows = [[str(level), *(f"{s.density_ablation[level]['exec@1']:.3f} / {s.density_ablation[level]['ndcg@10']:.3f}" for s in systems)] for level in levels]
     note = "exec@1 / nDCG@10 with at most N verified mutants per task in the pool (nested subsets, same scores).\n\n"
     return note + markdown_table(["mutants per task"] + [s.name for s in systems], rows)
 
@@ -264,10 +286,7 @@ def _failures(result: FolderResult, per_query: list[QueryRecord], dataset: Datas
             by_system.setdefault(record.system, []).append((record.canonical_rank or 10**9, margin, record, top))
     if not by_system:
         return "No query had its own mutant ranked first."
-    blocks = [
-        f"Per system, the {WORST_FAILURES} queries whose own failing mutant ranked first and whose canonical "
-        "fell furthest (then by score margin)."
-    ]
+    blocks = [f"Per system, the {WORST_FAILURES} queries whose own failing mutant ranked first and whose canonical fell furthest (then by score margin)."]
     for system in [s.name for s in system_order(result) if s.name in by_system]:
         cases = sorted(by_system[system], key=lambda c: (-c[0], -c[1], c[2].query_id))
         blocks += [_failure_block(system, record, top, margin, dataset) for _, margin, record, top in cases[:WORST_FAILURES]]
@@ -277,11 +296,14 @@ def _failures(result: FolderResult, per_query: list[QueryRecord], dataset: Datas
 def _failure_block(system: str, record: QueryRecord, top: RankedDoc, margin: float, dataset: Dataset) -> str:
     canonical_id = next(d for d, g in dataset.qrels[record.query_id].items() if g >= 2)
     diff = difflib.unified_diff(
-        dataset.corpus[canonical_id].splitlines(), dataset.corpus[top.doc_id].splitlines(),
-        "canonical (passes)", f"mutant {top.operator} (fails)", lineterm="", n=1,
+        dataset.corpus[canonical_id].splitlines(),
+        dataset.corpus[top.doc_id].splitlines(),
+        "canonical (passes)",
+        f"mutant {top.operator} (fails)",
+        lineterm="",
+        n=1,
     )
-    where = (f"canonical at rank {record.canonical_rank}, mutant ahead by {margin:.4f}" if record.canonical_rank is not None
-             else "canonical beyond the depth")
+    where = f"canonical at rank {record.canonical_rank}, mutant ahead by {margin:.4f}" if record.canonical_rank is not None else "canonical beyond the depth"
     return f"### {system}: {record.query_id} ({where})\n\n> {dataset.queries[record.query_id][:300]}\n\n```diff\n" + "\n".join(diff) + "\n```"
 
 

@@ -24,8 +24,13 @@ def format_leaderboard(result: FolderResult) -> str:
     lines = [text_table(leaderboard_header(result), leaderboard_rows(result)), ""]
     if any(s.rerank is not None for s in result.systems):
         acted = acted_on_rows(result)
-        lines += [text_table(RERANK_HEADER, rerank_rows(result)), "", *([text_table(ACTED_HEADER, acted), ""] if acted else []),
-                  text_table(["reranked system", "rerank spec", "queries", "pairs", "seconds", "reranker counts"], rerank_stats_rows(result)), ""]
+        lines += [
+            text_table(RERANK_HEADER, rerank_rows(result)),
+            "",
+            *([text_table(ACTED_HEADER, acted), ""] if acted else []),
+            text_table(["reranked system", "rerank spec", "queries", "pairs", "seconds", "reranker counts"], rerank_stats_rows(result)),
+            "",
+        ]
     lines.append(text_table(gap_header(result.tie_policy), gap_rows(result)))
     lines += ["", _ablation_line(result), *_blind_operator_lines(result), ""]
     for c in result.comparisons:

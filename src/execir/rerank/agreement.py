@@ -27,9 +27,7 @@ def probe_suite(entry_point: str, arguments: tuple[str, ...]) -> TestSuite:
     return TestSuite(kind="asserts", code=FINGERPRINT, asserts=probe_asserts(entry_point, arguments))
 
 
-def plan_probes(
-    runs: Sequence[PlannedRun], results: Sequence[ExecResult | None], examples: Mapping[str, Examples]
-) -> tuple[PlannedRun, ...]:
+def plan_probes(runs: Sequence[PlannedRun], results: Sequence[ExecResult | None], examples: Mapping[str, Examples]) -> tuple[PlannedRun, ...]:
     """A probe run for every candidate that passed its query's call examples, where two or more did (pure)."""
     passing: dict[str, list[PlannedRun]] = {}
     for run, result in zip(runs, results):

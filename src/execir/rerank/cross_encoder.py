@@ -136,9 +136,13 @@ class CrossEncoderReranker:
             disable_loaded_library_bars()
         source = str(self.local) if self.local is not None else self.model
         try:
-            encoder = CrossEncoder(source, device=self.device, max_length=self.max_length,
-                                   revision=None if self.local is not None else self.revision,
-                                   local_files_only=self.local is not None)
+            encoder = CrossEncoder(
+                source,
+                device=self.device,
+                max_length=self.max_length,
+                revision=None if self.local is not None else self.revision,
+                local_files_only=self.local is not None,
+            )
         except (OSError, ValueError) as exc:
             raise ExecIRError(f"cannot load cross-encoder '{self.model}': {exc}") from exc
         encoder.eval()
@@ -154,8 +158,9 @@ class CrossEncoderReranker:
         plan = plan_pairs(request)
         scores = self._predict(plan.texts) if plan.texts else np.zeros(0)
         result = assemble(plan, scores.tolist())
-        self._stats = RerankStats(queries=len(plan.slots), pairs=plan.pairs, seconds=time.perf_counter() - start,
-                                  extra={"unique_pairs": float(len(plan.texts))})
+        self._stats = RerankStats(
+            queries=len(plan.slots), pairs=plan.pairs, seconds=time.perf_counter() - start, extra={"unique_pairs": float(len(plan.texts))}
+        )
         return result
 
     def _predict(self, texts: tuple[tuple[str, str], ...]) -> np.ndarray:
@@ -169,8 +174,9 @@ class CrossEncoderReranker:
         model_key = (self.model, self.revision, encoder.max_seq_length, self._label)
         missing = sorted({pair for pair in pairs if (model_key, pair) not in _SCORED})
         if missing:
-            logits = encoder.predict(missing, batch_size=self.batch_size, show_progress_bar=self.progress,
-                                     activation_fn=torch.nn.Identity(), convert_to_numpy=True)
+            logits = encoder.predict(
+                missing, batch_size=self.batch_size, show_progress_bar=self.progress, activation_fn=torch.nn.Identity(), convert_to_numpy=True
+            )
             for pair, value in zip(missing, label_scores(np.asarray(logits), self._label).tolist()):
                 _SCORED[(model_key, pair)] = float(value)
         return np.asarray([_SCORED[(model_key, pair)] for pair in pairs], dtype=np.float64)

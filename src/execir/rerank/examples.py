@@ -85,8 +85,7 @@ SYNTAXES: dict[str, Syntax] = {
     "cpp": Syntax(constants=(("true", True), ("false", False)), values=False, comment_end="*/"),
     "go": Syntax(constants=(("true", True), ("false", False), ("nil", None)), values=False, translate=go_values, line_comment="//"),
     "java": Syntax(constants=(("true", True), ("false", False), ("null", None)), values=False, translate=java_values, comment_end="*/"),
-    "ruby": Syntax(constants=(("true", True), ("false", False), ("nil", None)), values=False, translate=ruby_values, line_comment="#",
-                   session=("irb>", "=>")),
+    "ruby": Syntax(constants=(("true", True), ("false", False), ("nil", None)), values=False, translate=ruby_values, line_comment="#", session=("irb>", "=>")),
 }
 """Languages whose prompts write example values in their own syntax (others read as Python)."""
 
@@ -95,7 +94,7 @@ SYNTAXES: dict[str, Syntax] = {
 class CallExample:
     """One function-call example: ``call`` is Python source of an expression calling
     ``entry_point`` once (literal arguments, perhaps inside value builtins); ``expected`` is the
-    Python literal it must equal (see :func:`execir.rerank.execution.call_suite` for how), or for a
+    Python literal it must equal (see :func:`execir.rerank.exec_plan.call_suite` for how), or for a
     native syntax the checked source of the expected value (see :class:`Syntax`)."""
 
     entry_point: str
@@ -151,11 +150,11 @@ def _documentation(lines: list[str], syntax: Syntax) -> list[str]:
     those comments unwrapped and every other line blank; and a blank line where a ``/* */`` block
     ends (the code after it is no expected value)."""
     marker = syntax.line_comment
-    comments = [line.strip()[len(marker):] for line in lines if line.strip().startswith(marker)] if marker else []
+    comments = [line.strip()[len(marker) :] for line in lines if line.strip().startswith(marker)] if marker else []
     if any(_opens_example(comment, syntax) for comment in comments):  # a whole prompt: its code is no example
-        lines = [line.strip()[len(marker):] if line.strip().startswith(marker) else "" for line in lines]
+        lines = [line.strip()[len(marker) :] if line.strip().startswith(marker) else "" for line in lines]
     elif comments:  # a text with a stray comment-like line (a heading): read every line as it is
-        lines = [line.strip()[len(marker):] if line.strip().startswith(marker) else line for line in lines]
+        lines = [line.strip()[len(marker) :] if line.strip().startswith(marker) else line for line in lines]
     prompt, result = syntax.session
     if prompt:
         lines = [_session_line(line, prompt, result) for line in lines]
@@ -187,9 +186,9 @@ def _session_line(line: str, prompt: str, result: str) -> str:
     """An interactive session's line in doctest shape: ``irb> f(1)`` -> ``>>> f(1)``, ``=> 2`` -> ``2``."""
     stripped = line.strip()
     if stripped.startswith(prompt):
-        return ">>> " + stripped[len(prompt):].strip()
+        return ">>> " + stripped[len(prompt) :].strip()
     if stripped.startswith(result):
-        return stripped[len(result):].strip()
+        return stripped[len(result) :].strip()
     return line
 
 

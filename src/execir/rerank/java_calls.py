@@ -25,7 +25,14 @@ _JAVA_MODIFIERS = re.compile(r"\b(?:public|private|protected|static|final|synchr
 _JAVA_TYPE = re.compile(r"[A-Za-z_$][\w$<>\[\],.?\s]*")
 """What a method declaration's text before its name may be: the return type, modifiers removed."""
 _JAVA_BOXED = {
-    "int": "Integer", "long": "Long", "double": "Double", "float": "Float", "boolean": "Boolean", "char": "Character", "short": "Short", "byte": "Byte",
+    "int": "Integer",
+    "long": "Long",
+    "double": "Double",
+    "float": "Float",
+    "boolean": "Boolean",
+    "char": "Character",
+    "short": "Short",
+    "byte": "Byte",
 }
 _JAVA_LISTS = ("List", "ArrayList", "Collection", "Iterable", "LinkedList", "java.util.List", "java.util.ArrayList", "java.util.Collection")
 _JAVA_MAPS = ("Map", "HashMap", "LinkedHashMap", "java.util.Map", "java.util.HashMap", "java.util.LinkedHashMap")
@@ -248,7 +255,12 @@ JAVA_NATURAL = Spelling(_java_natural_list, None, "null", "true", "false", _java
 JAVA_EXPECTED = Spelling(
     lambda items: "execirList(new Object[]{" + ", ".join(items) + "})",
     lambda pairs: "execirMap(new Object[]{" + ", ".join(f"{key}, {value}" for key, value in pairs) + "})",
-    "null", "Boolean.TRUE", "Boolean.FALSE", _java_string, lambda n: f"Long.valueOf({n}L)", lambda real: f"Double.valueOf({real})",
+    "null",
+    "Boolean.TRUE",
+    "Boolean.FALSE",
+    _java_string,
+    lambda n: f"Long.valueOf({n}L)",
+    lambda real: f"Double.valueOf({real})",
 )
 """An expected value, as the generic classes :data:`JAVA_SAME` compares."""
 

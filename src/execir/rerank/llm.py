@@ -131,8 +131,7 @@ class LLMReranker:
     @cached_property
     def _template_ids(self) -> tuple[list[int], list[int]]:
         tokenizer = self._load()[0]
-        return (tokenizer.encode(self.family.prefix, add_special_tokens=False),
-                tokenizer.encode(self.family.suffix, add_special_tokens=False))
+        return (tokenizer.encode(self.family.prefix, add_special_tokens=False), tokenizer.encode(self.family.suffix, add_special_tokens=False))
 
     def score(self, request: RerankRequest) -> dict[str, dict[str, float]]:
         """query id -> candidate id -> P(yes)."""
@@ -141,8 +140,12 @@ class LLMReranker:
         encoded = [self.encode(query, document) for query, document in plan.texts]
         scores = self.score_ids([ids for ids, _ in encoded])
         result = assemble(plan, scores)
-        self._stats = RerankStats(queries=len(plan.slots), pairs=plan.pairs, seconds=time.perf_counter() - start,
-                                  extra={"unique_pairs": float(len(plan.texts)), "truncated_pairs": float(sum(cut for _, cut in encoded))})
+        self._stats = RerankStats(
+            queries=len(plan.slots),
+            pairs=plan.pairs,
+            seconds=time.perf_counter() - start,
+            extra={"unique_pairs": float(len(plan.texts)), "truncated_pairs": float(sum(cut for _, cut in encoded))},
+        )
         return result
 
     def score_ids(self, sequences: Sequence[list[int]]) -> list[float]:
@@ -158,7 +161,7 @@ class LLMReranker:
         scores = [0.0] * len(sequences)
         starts = range(0, len(order), self.batch_size)
         for begin in tqdm(starts, desc=f"rerank {self.name}", unit="batch", disable=not self.progress):
-            batch = order[begin:begin + self.batch_size]
+            batch = order[begin : begin + self.batch_size]
             width = max(len(sequences[i]) for i in batch)
             ids = torch.tensor([[pad] * (width - len(sequences[i])) + sequences[i] for i in batch], device=model.device)
             mask = torch.tensor([[0] * (width - len(sequences[i])) + [1] * len(sequences[i]) for i in batch], device=model.device)

@@ -325,9 +325,7 @@ def _go_program(calls: list[str], declared: Signature | None) -> str:
     assert declared is not None
     body = "".join(f"\texecirProbe({index}, func() []interface{{}} {{ return execirProbeValues({call}) }})\n" for index, call in enumerate(calls))
     imports = "".join(f'\t"{name}"\n' for name in ("math", "os", "reflect", "sort", "strconv", "strings", "testing"))
-    return (
-        f"package {declared.package}\n\nimport (\n{imports})\n\n" + GO_KEY.replace("MARK", _MARK) + f"\nfunc TestExecirProbes(t *testing.T) {{\n{body}}}\n"
-    )
+    return f"package {declared.package}\n\nimport (\n{imports})\n\n" + GO_KEY.replace("MARK", _MARK) + f"\nfunc TestExecirProbes(t *testing.T) {{\n{body}}}\n"
 
 
 # ---- Java ------------------------------------------------------------------------------------------

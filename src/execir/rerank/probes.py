@@ -91,9 +91,7 @@ def probe_arguments(examples: Examples, limit: int = PROBES) -> tuple[str, ...]:
 
 def probe_asserts(entry_point: str, arguments: tuple[str, ...]) -> tuple[str, ...]:
     """The asserts of a probe suite: :data:`BITS` per probe, bit by bit (see the module docstring)."""
-    return tuple(
-        f"assert _execir_bit({index}, {bit}, lambda: {entry_point}({args}))" for index, args in enumerate(arguments) for bit in range(BITS)
-    )
+    return tuple(f"assert _execir_bit({index}, {bit}, lambda: {entry_point}({args}))" for index, args in enumerate(arguments) for bit in range(BITS))
 
 
 def _arguments_of(example: CallExample) -> str | None:

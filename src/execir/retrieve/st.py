@@ -168,23 +168,31 @@ class SentenceTransformerEncoder:
         self.task_prompts.use_task(task)
 
     def cache_key(self, role: Role) -> KeyFields:
-        return {"model": self.model_label, "revision": self.revision, "role": role,
-                "prompt": self.task_prompts.prompt(role), "max_seq_length": self._max_seq_length(),
-                "normalize": self.normalize, "same_input": "one vector"}
+        return {
+            "model": self.model_label,
+            "revision": self.revision,
+            "role": role,
+            "prompt": self.task_prompts.prompt(role),
+            "max_seq_length": self._max_seq_length(),
+            "normalize": self.normalize,
+            "same_input": "one vector",
+        }
 
     def _load(self) -> Any:
         if self._model is None:
             try:
                 from sentence_transformers import SentenceTransformer
             except ImportError as exc:
-                raise MissingDependencyError(
-                    f"dense retrieval needs torch and sentence-transformers: {INSTALL_HINT}") from exc
+                raise MissingDependencyError(f"dense retrieval needs torch and sentence-transformers: {INSTALL_HINT}") from exc
             if not self.progress:
                 disable_loaded_library_bars()
             self._model = SentenceTransformer(
                 str(Path(self.model).expanduser()) if self.local else self.model,
-                device=self.device, trust_remote_code=self.profile.trust_remote_code,
-                revision=None if self.local else self.revision, local_files_only=self.local)
+                device=self.device,
+                trust_remote_code=self.profile.trust_remote_code,
+                revision=None if self.local else self.revision,
+                local_files_only=self.local,
+            )
             if self.max_length is not None:
                 self._model.max_seq_length = self.max_length
         return self._model
@@ -198,17 +206,26 @@ class SentenceTransformerEncoder:
         prompt = self.task_prompts.prompt(role) or None
         first, rows = same_input_groups(model, list(texts), prompt)
         vectors = model.encode(
-            [texts[i] for i in first], prompt=prompt, batch_size=batch_size,
-            show_progress_bar=self.progress, convert_to_numpy=True,
-            normalize_embeddings=self.normalize)
+            [texts[i] for i in first],
+            prompt=prompt,
+            batch_size=batch_size,
+            show_progress_bar=self.progress,
+            convert_to_numpy=True,
+            normalize_embeddings=self.normalize,
+        )
         return np.asarray(vectors, dtype=np.float32)[rows]
 
     def config(self) -> dict[str, Any]:
         """JSON-able resolved configuration."""
-        return {"model": self.model_label, "path": self.model if self.local else None,
-                "revision": self.revision, "device": self.device,
-                "query_prompt": self.task_prompts.prompt("query"),
-                "document_prompt": self.task_prompts.prompt("document"),
-                "prompts_by_task": self.task_prompts.report(),
-                "max_seq_length": self._max_seq_length(), "normalize": self.normalize,
-                "trust_remote_code": self.profile.trust_remote_code}
+        return {
+            "model": self.model_label,
+            "path": self.model if self.local else None,
+            "revision": self.revision,
+            "device": self.device,
+            "query_prompt": self.task_prompts.prompt("query"),
+            "document_prompt": self.task_prompts.prompt("document"),
+            "prompts_by_task": self.task_prompts.report(),
+            "max_seq_length": self._max_seq_length(),
+            "normalize": self.normalize,
+            "trust_remote_code": self.profile.trust_remote_code,
+        }

@@ -57,9 +57,7 @@ def top_k_matrix(scores: np.ndarray, k: int) -> np.ndarray:
     return np.take_along_axis(part, order, axis=1)
 
 
-def to_run(
-    qids: list[str], doc_ids: list[str], indices: np.ndarray, scores: np.ndarray
-) -> Run:
+def to_run(qids: list[str], doc_ids: list[str], indices: np.ndarray, scores: np.ndarray) -> Run:
     """Build a run from per-query index rows and the matching full score matrix rows."""
     run: Run = {}
     for row, qid in enumerate(qids):

@@ -6,8 +6,26 @@ import hashlib
 from collections.abc import Collection
 
 LEXICON: tuple[str, ...] = (
-    "result", "value", "item", "acc", "count", "total", "tmp", "current", "res", "out", "val", "elem",
-    "entry", "temp", "answer", "data", "num", "cur", "ans", "buf",
+    "result",
+    "value",
+    "item",
+    "acc",
+    "count",
+    "total",
+    "tmp",
+    "current",
+    "res",
+    "out",
+    "val",
+    "elem",
+    "entry",
+    "temp",
+    "answer",
+    "data",
+    "num",
+    "cur",
+    "ans",
+    "buf",
 )
 """Names a programmer would plausibly choose for a local variable."""
 

@@ -57,12 +57,7 @@ def _setup_code(record: dict, path: Path, line: int) -> str:
 
 def _entry_point(tree: ast.Module, asserts: list[str], path: Path, line: int) -> str:
     defined = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    called = {
-        node.func.id
-        for assertion in asserts
-        for node in ast.walk(parse(assertion))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-    }
+    called = {node.func.id for assertion in asserts for node in ast.walk(parse(assertion)) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
     for name in defined:
         if name in called:
             return name

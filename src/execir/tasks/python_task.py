@@ -52,9 +52,7 @@ def check_unique(tasks: list[tuple[int, Task]], path: Path) -> list[Task]:
 
 def defines_function(tree: ast.Module, name: str) -> bool:
     """True when ``name`` is a top-level function (or class) of the module."""
-    return any(
-        isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name for n in tree.body
-    )
+    return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name for n in tree.body)
 
 
 def make_task(

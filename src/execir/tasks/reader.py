@@ -91,7 +91,7 @@ def _array_records(text: str, path: Path) -> Iterator[Record]:
             raise InputError(str(path), _line_of(text, index), None, "expected ',' or ']' after an element")
     if index >= len(text):
         raise InputError(str(path), _line_of(text, index), None, "unterminated JSON array")
-    if text[_skip_space(text, index + 1):].strip():
+    if text[_skip_space(text, index + 1) :].strip():
         raise InputError(str(path), _line_of(text, index + 1), None, "unexpected content after the JSON array")
 
 

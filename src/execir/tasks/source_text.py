@@ -35,11 +35,7 @@ def normalise_newlines(text: str) -> str:
 def docstring_nodes(tree: ast.Module) -> list[ast.Expr]:
     """Every statement that is a bare string: docstrings, and "docstrings" placed after other
     statements (HumanEval/115 puts ``import math`` first). Such statements have no effect."""
-    return [
-        node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
-    ]
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)]
 
 
 def strip_docstrings(source: str) -> str:
@@ -84,14 +80,14 @@ def _remove_statement(lines: list[str], node: ast.Expr, body_len: int) -> list[s
     first = lines[start]
     prefix = first[: _char_col(first, node.col_offset)]
     last = lines[end]
-    rest = last[_char_col(last, node.end_col_offset or 0):].lstrip(" \t;")
+    rest = last[_char_col(last, node.end_col_offset or 0) :].lstrip(" \t;")
     if rest.strip():  # more code follows on the line: `"doc"; x = 1` or `if c: "doc"; x = 1`
         replacement = [prefix + rest]
     elif prefix.strip():  # code before it on the line: `def f(): "doc"` or `x = 1; "doc"`
         replacement = [prefix + "pass\n" if prefix.rstrip().endswith(":") else prefix.rstrip() + "\n"]
     else:  # the statement owns its lines
         replacement = [prefix + "pass\n"] if body_len == 1 else []
-    return lines[:start] + replacement + lines[end + 1:]
+    return lines[:start] + replacement + lines[end + 1 :]
 
 
 def _char_col(line: str, byte_col: int) -> int:

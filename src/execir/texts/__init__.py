@@ -14,6 +14,12 @@ from execir.texts.full import full_query
 from execir.texts.search import search_query, token_count
 
 __all__ = [
-    "Counterfactual", "Distractor", "counterfactuals", "edit_span", "full_query", "load_distractors", "search_query",
+    "Counterfactual",
+    "Distractor",
+    "counterfactuals",
+    "edit_span",
+    "full_query",
+    "load_distractors",
+    "search_query",
     "token_count",
 ]

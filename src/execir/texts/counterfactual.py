@@ -49,17 +49,50 @@ RULES = ("antonym", "number", "negation")
 """The rule names, in the order candidates at the same position are listed."""
 
 ANTONYMS: tuple[tuple[str, str], ...] = (
-    ("smallest", "largest"), ("smaller", "larger"), ("minimum", "maximum"), ("min", "max"),
-    ("minimal", "maximal"), ("ascending", "descending"), ("increasing", "decreasing"), ("even", "odd"),
-    ("first", "last"), ("before", "after"), ("include", "exclude"), ("includes", "excludes"),
-    ("inclusive", "exclusive"), ("positive", "negative"), ("true", "false"), ("left", "right"),
-    ("lower", "upper"), ("lowercase", "uppercase"), ("prefix", "suffix"), ("start", "end"),
-    ("starts", "ends"), ("more", "fewer"), ("most", "least"), ("longest", "shortest"),
-    ("longer", "shorter"), ("highest", "lowest"), ("all", "any"), ("sum", "product"),
-    ("add", "subtract"), ("vowel", "consonant"), ("vowels", "consonants"), ("unique", "duplicate"),
-    ("greater", "less"), ("above", "below"), ("inside", "outside"), ("always", "never"),
-    ("opening", "closing"), ("prime", "composite"), ("multiply", "divide"), ("encode", "decode"),
-    ("encoded", "decoded"), ("encrypt", "decrypt"), ("same", "different"), ("forward", "backward"),
+    ("smallest", "largest"),
+    ("smaller", "larger"),
+    ("minimum", "maximum"),
+    ("min", "max"),
+    ("minimal", "maximal"),
+    ("ascending", "descending"),
+    ("increasing", "decreasing"),
+    ("even", "odd"),
+    ("first", "last"),
+    ("before", "after"),
+    ("include", "exclude"),
+    ("includes", "excludes"),
+    ("inclusive", "exclusive"),
+    ("positive", "negative"),
+    ("true", "false"),
+    ("left", "right"),
+    ("lower", "upper"),
+    ("lowercase", "uppercase"),
+    ("prefix", "suffix"),
+    ("start", "end"),
+    ("starts", "ends"),
+    ("more", "fewer"),
+    ("most", "least"),
+    ("longest", "shortest"),
+    ("longer", "shorter"),
+    ("highest", "lowest"),
+    ("all", "any"),
+    ("sum", "product"),
+    ("add", "subtract"),
+    ("vowel", "consonant"),
+    ("vowels", "consonants"),
+    ("unique", "duplicate"),
+    ("greater", "less"),
+    ("above", "below"),
+    ("inside", "outside"),
+    ("always", "never"),
+    ("opening", "closing"),
+    ("prime", "composite"),
+    ("multiply", "divide"),
+    ("encode", "decode"),
+    ("encoded", "decoded"),
+    ("encrypt", "decrypt"),
+    ("same", "different"),
+    ("forward", "backward"),
     ("increment", "decrement"),
 )
 """Antonym pairs, applied in both directions; every word is in one pair only."""
@@ -71,9 +104,22 @@ AUXILIARIES = ("is", "are", "was", "were", "do", "does", "did", "should", "must"
 """Words after which ``not`` is inserted (``can`` becomes ``cannot``)."""
 
 CONTRACTIONS = {
-    "isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "were", "don't": "do", "doesn't": "does",
-    "didn't": "did", "shouldn't": "should", "mustn't": "must", "won't": "will", "wouldn't": "would",
-    "couldn't": "could", "can't": "can", "hasn't": "has", "haven't": "have", "cannot": "can",
+    "isn't": "is",
+    "aren't": "are",
+    "wasn't": "was",
+    "weren't": "were",
+    "don't": "do",
+    "doesn't": "does",
+    "didn't": "did",
+    "shouldn't": "should",
+    "mustn't": "must",
+    "won't": "will",
+    "wouldn't": "would",
+    "couldn't": "could",
+    "can't": "can",
+    "hasn't": "has",
+    "haven't": "have",
+    "cannot": "can",
 }
 """Negated forms and what removing the negation leaves."""
 
@@ -149,7 +195,7 @@ def antonym_edits(text: str) -> Iterator[SpanEdit]:
         yield SpanEdit(*match.span(), match_case(_PARTNER[word.lower()], word))
     for match in _STRICT.finditer(text):
         if match.group(2):
-            yield SpanEdit(*match.span(), text[match.start():match.start(2)])
+            yield SpanEdit(*match.span(), text[match.start() : match.start(2)])
         else:
             yield SpanEdit(*match.span(), match.group(0) + " or equal to")
 
@@ -173,7 +219,7 @@ def number_edits(text: str) -> Iterator[SpanEdit]:
 
 
 def _is_pronoun(text: str, start: int, end: int) -> bool:
-    before = re.findall(r"[A-Za-z]+|[^A-Za-z\s]", text[max(0, start - 30):start])[-2:]
+    before = re.findall(r"[A-Za-z]+|[^A-Za-z\s]", text[max(0, start - 30) : start])[-2:]
     after = re.match(r" +([A-Za-z]+)", text[end:])
     if any(word.lower() in _PRONOUN_BEFORE for word in before):
         return True

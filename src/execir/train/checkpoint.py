@@ -46,8 +46,13 @@ def save_checkpoint(folder: Path, *, model: Any, optimizer: Any, state: LoopStat
     tensors["rng.cpu"] = torch.get_rng_state()
     if torch.cuda.is_available():
         tensors["rng.cuda"] = torch.stack(torch.cuda.get_rng_state_all())
-    meta = {"step": state.step, "epoch_seconds": list(state.epoch_seconds), "epoch_loss": list(state.epoch_loss),
-            "param_groups": optim["param_groups"], "fingerprint": fingerprint}
+    meta = {
+        "step": state.step,
+        "epoch_seconds": list(state.epoch_seconds),
+        "epoch_loss": list(state.epoch_loss),
+        "param_groups": optim["param_groups"],
+        "fingerprint": fingerprint,
+    }
     atomic_write_bytes(folder / STATE_FILE, save(tensors, metadata={"execir": json.dumps(meta, sort_keys=True)}))
 
 

@@ -34,9 +34,14 @@ class Folder:
     def to_json(self) -> dict[str, Any]:
         """Provenance: path, task, manifest hash, problem and query counts."""
         return {
-            "path": str(self.path), "name": self.name, "task": self.task, "manifest_sha256": self.manifest_sha256,
-            "train_queries": len(self.train.queries), "train_problems": len(self.train.problems),
-            "dev_queries": len(self.dev.queries) if self.dev else 0, "dev_problems": len(self.dev.problems) if self.dev else 0,
+            "path": str(self.path),
+            "name": self.name,
+            "task": self.task,
+            "manifest_sha256": self.manifest_sha256,
+            "train_queries": len(self.train.queries),
+            "train_problems": len(self.train.problems),
+            "dev_queries": len(self.dev.queries) if self.dev else 0,
+            "dev_problems": len(self.dev.problems) if self.dev else 0,
         }
 
 
@@ -72,8 +77,9 @@ def _check_disjoint(path: Path, train: Dataset, split: str) -> None:
             continue
         shared = problems & set(load_dataset(path, other).query_task.values())
         if shared:
-            raise ExecIRError(f"{path}: split '{split}' shares {len(shared)} problem(s) with '{other}' (e.g. {sorted(shared)[0]}); "
-                              "splits must be problem-disjoint")
+            raise ExecIRError(
+                f"{path}: split '{split}' shares {len(shared)} problem(s) with '{other}' (e.g. {sorted(shared)[0]}); splits must be problem-disjoint"
+            )
 
 
 def mine_rankings(folder: Folder, spec: str, *, device: str | None, progress: bool, top_k: int = 100) -> dict[str, tuple[str, ...]]:

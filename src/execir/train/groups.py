@@ -59,7 +59,7 @@ def _easy(pool: EasyPool, seed: int, query_id: str, positive: str, problem: str,
     if pool.mined is not None:
         ranked = mined_easy_negatives(pool.mined.get(query_id, ()), query_id, pool.source, pool.problems, (index + 1) * count)
         if len(ranked) >= (index + 1) * count:
-            return ranked[index * count:(index + 1) * count]
+            return ranked[index * count : (index + 1) * count]
     picked: list[str] = []
     for attempt in range(50 * count):
         if len(picked) == count:
@@ -95,8 +95,12 @@ def seed_for(seed: int, *parts: str) -> int:
 
 
 def build_groups(
-    source: PairSource, *, seed: int, shape: GroupShape = GroupShape(),
-    mined: Mapping[str, Sequence[str]] | None = None, mined_easy: Mapping[str, Sequence[str]] | None = None,
+    source: PairSource,
+    *,
+    seed: int,
+    shape: GroupShape = GroupShape(),
+    mined: Mapping[str, Sequence[str]] | None = None,
+    mined_easy: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[list[Group], PairCounts]:
     """The training groups of one folder's split (recipe in the module docstring) and their counts
     (``positives`` = groups; ``hard``, ``easy`` and ``counterfactual`` = negatives of each kind)."""
@@ -110,20 +114,35 @@ def build_groups(
             continue
         ranking = mined.get(query_id, ()) if mined is not None else None
         edits = query_counterfactuals(source, query_id, shape.text)
-        query_groups = [g for index, positive in enumerate(positives)
-                        for g in _positive_groups(source, pool, seed, shape, query_id, positive, index, graded, ranking, edits)]
+        query_groups = [
+            g
+            for index, positive in enumerate(positives)
+            for g in _positive_groups(source, pool, seed, shape, query_id, positive, index, graded, ranking, edits)
+        ]
         kinds = [p.kind for g in query_groups for p in g]
         counts = counts + PairCounts(
-            queries=1, positives=kinds.count("positive"), easy=kinds.count("easy"), hard=kinds.count("hard"),
-            queries_without_hard=int(kinds.count("hard") == 0), counterfactual=kinds.count("counterfactual"),
+            queries=1,
+            positives=kinds.count("positive"),
+            easy=kinds.count("easy"),
+            hard=kinds.count("hard"),
+            queries_without_hard=int(kinds.count("hard") == 0),
+            counterfactual=kinds.count("counterfactual"),
         )
         groups += query_groups
     return groups, counts
 
 
 def _positive_groups(
-    source: PairSource, pool: EasyPool, seed: int, shape: GroupShape, query_id: str, positive: str, index: int,
-    graded: Sequence[str], ranking: Sequence[str] | None, edits: Sequence[Counterfactual],
+    source: PairSource,
+    pool: EasyPool,
+    seed: int,
+    shape: GroupShape,
+    query_id: str,
+    positive: str,
+    index: int,
+    graded: Sequence[str],
+    ranking: Sequence[str] | None,
+    edits: Sequence[Counterfactual],
 ) -> list[Group]:
     """The code-side group of one positive (none without a negative), then its text-side group."""
     if ranking is not None:

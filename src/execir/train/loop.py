@@ -100,9 +100,15 @@ def train_loop(model: Any, tokenizer: Any, items: Sequence[Group], settings: Tra
         bar = _bar(plan.progress, per_epoch, start_batch, f"epoch {epoch + 1}/{settings.epochs} seed {seed}")
         started = time.perf_counter()
         for batch_index in range(start_batch, per_epoch):
-            batch = [items[i] for i in order[batch_index * settings.batch_size:(batch_index + 1) * settings.batch_size]]
-            loss = _update(model, optimizer, batch, batch_inputs(tokenizer, [p for item in batch for p in item], settings.max_length, device),
-                           settings, learning_rate(state.step, total, settings.lr, settings.warmup_ratio))
+            batch = [items[i] for i in order[batch_index * settings.batch_size : (batch_index + 1) * settings.batch_size]]
+            loss = _update(
+                model,
+                optimizer,
+                batch,
+                batch_inputs(tokenizer, [p for item in batch for p in item], settings.max_length, device),
+                settings,
+                learning_rate(state.step, total, settings.lr, settings.warmup_ratio),
+            )
             state = _advance(state, epoch, loss, time.perf_counter() - started)
             started = time.perf_counter()
             bar(loss)
@@ -140,9 +146,12 @@ def _advance(state: LoopState, epoch: int, loss: float, seconds: float) -> LoopS
 def _result(state: LoopState, total: int, loaded: LoopState | None, per_epoch: int, *, finished: bool) -> LoopResult:
     done_per_epoch = [min(per_epoch, max(0, state.step - e * per_epoch)) for e in range(len(state.epoch_loss))]
     return LoopResult(
-        steps=state.step, total_steps=total, epoch_seconds=state.epoch_seconds,
+        steps=state.step,
+        total_steps=total,
+        epoch_seconds=state.epoch_seconds,
         epoch_mean_loss=tuple(loss / n if n else 0.0 for loss, n in zip(state.epoch_loss, done_per_epoch)),
-        resumed_at=loaded.step if loaded else None, finished=finished,
+        resumed_at=loaded.step if loaded else None,
+        finished=finished,
     )
 
 

@@ -30,7 +30,7 @@ def listwise_loss(logits: Any, sizes: Sequence[int]) -> Any:
     padded = torch.full((len(sizes), width), float("-inf"), dtype=torch.float32, device=logits.device)
     start = 0
     for row, size in enumerate(sizes):
-        padded[row, :size] = logits[start:start + size].float()
+        padded[row, :size] = logits[start : start + size].float()
         start += size
     target = torch.zeros(len(sizes), dtype=torch.long, device=logits.device)
     return torch.nn.functional.cross_entropy(padded, target)

@@ -46,8 +46,7 @@ class BaseIdentity:
 
     def to_json(self) -> dict[str, str | list[str] | None]:
         """The identity as JSON values."""
-        return {"model": self.model, "revision": self.revision, "commit": self.commit, "sha256": self.sha256,
-                "new_weights": list(self.new_weights)}
+        return {"model": self.model, "revision": self.revision, "commit": self.commit, "sha256": self.sha256, "new_weights": list(self.new_weights)}
 
     @classmethod
     def of(cls, record: dict[str, Any]) -> BaseIdentity:
@@ -100,11 +99,17 @@ def load_base(base: str, *, revision: str | None, init_seed: int) -> tuple[Any, 
     new = tuple(sorted(loading.get("missing_keys", ())))
     unusual = [k for k in new if not k.startswith(HEAD_PREFIXES)]
     if unusual:
-        print(f"warning: base model {base}: {len(unusual)} weights outside a classification head are not in the checkpoint "
-              f"and start random ({', '.join(unusual[:3])}{', ...' if len(unusual) > 3 else ''})", file=sys.stderr)
+        print(
+            f"warning: base model {base}: {len(unusual)} weights outside a classification head are not in the checkpoint "
+            f"and start random ({', '.join(unusual[:3])}{', ...' if len(unusual) > 3 else ''})",
+            file=sys.stderr,
+        )
     identity = BaseIdentity(
-        model=base, revision=revision, commit=getattr(config, "_commit_hash", None),
-        sha256=local_weights_sha256(local) if local.is_dir() else None, new_weights=new,
+        model=base,
+        revision=revision,
+        commit=getattr(config, "_commit_hash", None),
+        sha256=local_weights_sha256(local) if local.is_dir() else None,
+        new_weights=new,
     )
     return model, tokenizer, identity
 

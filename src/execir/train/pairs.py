@@ -99,8 +99,13 @@ class PairSource:
         """The recipe's view of a loaded folder (its task decides the pair order)."""
         task = dataset.task or next((info.task for info in dataset.query_info.values() if info.task), "")
         return cls(
-            folder=dataset.name, query_first=query_is_text_side(task), queries=dataset.queries, qrels=dataset.qrels,
-            query_problem=dataset.query_task, doc_problem={d: info.task_id for d, info in dataset.docs.items()}, corpus=dataset.corpus,
+            folder=dataset.name,
+            query_first=query_is_text_side(task),
+            queries=dataset.queries,
+            qrels=dataset.qrels,
+            query_problem=dataset.query_task,
+            doc_problem={d: info.task_id for d, info in dataset.docs.items()},
+            corpus=dataset.corpus,
             query_is_text=queries_are_text(task),
         )
 
@@ -200,8 +205,7 @@ def mined_easy_negatives(ranking: Sequence[str], query_id: str, source: PairSour
 def judged_docs(source: PairSource, query_id: str) -> tuple[list[str], list[str]]:
     """The query's positives (grade 2) and graded hard negatives (grade 1), sorted, never the query itself."""
     judged = source.qrels.get(query_id, {})
-    return (sorted(d for d, g in judged.items() if g >= 2 and d != query_id),
-            sorted(d for d, g in judged.items() if g == 1 and d != query_id))
+    return (sorted(d for d, g in judged.items() if g >= 2 and d != query_id), sorted(d for d, g in judged.items() if g == 1 and d != query_id))
 
 
 def build_pairs(
@@ -241,7 +245,10 @@ def _query_pairs(
             pairs += [source.pair(query_id, positive, 1.0, "positive"), source.pair(query_id, hard, 0.0, "hard")]
     kinds = [p.kind for p in pairs]
     counts = PairCounts(
-        queries=1, positives=kinds.count("positive"), easy=kinds.count("easy"), hard=kinds.count("hard"),
+        queries=1,
+        positives=kinds.count("positive"),
+        easy=kinds.count("easy"),
+        hard=kinds.count("hard"),
         queries_without_hard=int(kinds.count("hard") == 0),
     )
     return pairs, counts

@@ -64,8 +64,13 @@ class SeedRun:
     def to_json(self) -> dict[str, Any]:
         """The run as JSON values."""
         return {
-            "seed": self.seed, "path": self.path.name, "steps": self.steps, "epoch_seconds": [round(s, 3) for s in self.epoch_seconds],
-            "seconds": round(sum(self.epoch_seconds), 3), "epoch_mean_loss": [round(v, 6) for v in self.epoch_mean_loss], "resumed_at": self.resumed_at,
+            "seed": self.seed,
+            "path": self.path.name,
+            "steps": self.steps,
+            "epoch_seconds": [round(s, 3) for s in self.epoch_seconds],
+            "seconds": round(sum(self.epoch_seconds), 3),
+            "epoch_mean_loss": [round(v, 6) for v in self.epoch_mean_loss],
+            "resumed_at": self.resumed_at,
         }
 
 
@@ -219,8 +224,9 @@ def train_reranker(config: RunConfig, *, stop_after: int | None = None) -> Train
     if devs and _souped(config, runs):
         dev[SOUP] = soup_dev if soup_dev is not None else _evaluate(config, config.out / SOUP, devs, runtime["device"])
     soup_seeds = tuple(r.seed for r in members) if _souped(config, runs) else ()
-    result = TrainingResult(config.out, final, tuple(runs), _counts(runs), dev, time.perf_counter() - started, finished=True, soup_seeds=soup_seeds,
-                            greedy=greedy, trunk=trunk)
+    result = TrainingResult(
+        config.out, final, tuple(runs), _counts(runs), dev, time.perf_counter() - started, finished=True, soup_seeds=soup_seeds, greedy=greedy, trunk=trunk
+    )
     atomic_write_bytes(config.out / TRAINING_JSON, json_bytes(_training_json(config, folders, result, identity, runtime)))
     return result
 
@@ -238,8 +244,10 @@ def _mined(folders: Sequence[Folder], config: RunConfig, spec: str, done: dict[s
 
 def _provenance(config: RunConfig, folders: Sequence[Folder], identity: BaseIdentity | None) -> dict[str, Any]:
     return {
-        "toolkit": {"name": "execir", "version": __version__}, "base": identity.to_json() if identity else {"model": config.settings.base},
-        "settings": config.settings.to_json(), "split": config.split,
+        "toolkit": {"name": "execir", "version": __version__},
+        "base": identity.to_json() if identity else {"model": config.settings.base},
+        "settings": config.settings.to_json(),
+        "split": config.split,
         "datasets": [{"path": str(f.path), "name": f.name, "manifest_sha256": f.manifest_sha256} for f in folders],
     }
 
@@ -268,9 +276,14 @@ def _train_job(
     if not loop.finished:
         return None, identity, job_print
     run = SeedRun(job.seed, path, loop.steps, loop.epoch_seconds, loop.epoch_mean_loss, loop.resumed_at, counts)
-    info = {**_provenance(config, folders, identity), "kind": job.kind, "seed": job.seed, "fingerprint": job_print,
-            **({"trunk": {"path": TRUNK, "fingerprint": job.trunk, "epochs": config.trunk_epochs}} if job.trunk else {}),
-            "loop": {"steps": run.steps, "epoch_seconds": list(run.epoch_seconds), "epoch_mean_loss": list(run.epoch_mean_loss), "resumed_at": run.resumed_at}}
+    info = {
+        **_provenance(config, folders, identity),
+        "kind": job.kind,
+        "seed": job.seed,
+        "fingerprint": job_print,
+        **({"trunk": {"path": TRUNK, "fingerprint": job.trunk, "epochs": config.trunk_epochs}} if job.trunk else {}),
+        "loop": {"steps": run.steps, "epoch_seconds": list(run.epoch_seconds), "epoch_mean_loss": list(run.epoch_mean_loss), "resumed_at": run.resumed_at},
+    }
     save_model(merged(model).to("cpu"), tokenizer, path, max_length=settings.max_length, info=info)
     shutil.rmtree(path / CHECKPOINT, ignore_errors=True)
     return run, identity, job_print
@@ -285,8 +298,13 @@ def _soup_info(config: RunConfig, folders: Sequence[Folder], identity: BaseIdent
 
 
 def _greedy(
-    config: RunConfig, runs: Sequence[SeedRun], identity: BaseIdentity | None, folders: Sequence[Folder], devs: Sequence[DevSet],
-    seed_dev: dict[str, list[DevMetrics]], device: str,
+    config: RunConfig,
+    runs: Sequence[SeedRun],
+    identity: BaseIdentity | None,
+    folders: Sequence[Folder],
+    devs: Sequence[DevSet],
+    seed_dev: dict[str, list[DevMetrics]],
+    device: str,
 ) -> tuple[GreedySoup[int], list[DevMetrics]]:
     """The greedy soup's choice of seeds, and the dev metrics of the average it chose (the uniform
     average of the same seeds that OUT/soup will hold, so they need no second evaluation): each
@@ -310,9 +328,7 @@ def _greedy(
     return greedy, evaluated[greedy.members]
 
 
-def _finish_models(
-    config: RunConfig, runs: Sequence[SeedRun], members: Sequence[SeedRun], identity: BaseIdentity | None, folders: Sequence[Folder]
-) -> Path:
+def _finish_models(config: RunConfig, runs: Sequence[SeedRun], members: Sequence[SeedRun], identity: BaseIdentity | None, folders: Sequence[Folder]) -> Path:
     """The soup of ``members`` (two or more seeds trained, --soup uniform or greedy), then OUT/model
     linked to the final model."""
     final = runs[0].path
@@ -375,8 +391,12 @@ def _versions() -> dict[str, str]:
     import torch
     import transformers
 
-    return {"torch": torch.__version__, "transformers": transformers.__version__, "peft": peft.__version__,
-            "sentence_transformers": sentence_transformers.__version__}
+    return {
+        "torch": torch.__version__,
+        "transformers": transformers.__version__,
+        "peft": peft.__version__,
+        "sentence_transformers": sentence_transformers.__version__,
+    }
 
 
 def _training_json(
@@ -387,15 +407,20 @@ def _training_json(
     return {
         **_provenance(config, folders, identity),
         "pair_order": PAIR_ORDER,
-        "dev_split": config.dev_split, "dev_candidates": {"pool": "grades 2 and 1", "easy_negatives": config.dev_easy, "seed": DEV_SEED},
+        "dev_split": config.dev_split,
+        "dev_candidates": {"pool": "grades 2 and 1", "easy_negatives": config.dev_easy, "seed": DEV_SEED},
         "folders": [f.to_json() for f in folders],
         "training_problems": {"count": len(problems), "ids": problems},
         "pairs": result.counts.to_json(),
-        "seeds": [r.to_json() for r in result.seeds], "soup": config.soup, "soup_seeds": list(result.soup_seeds),
+        "seeds": [r.to_json() for r in result.seeds],
+        "soup": config.soup,
+        "soup_seeds": list(result.soup_seeds),
         "trunk": {**result.trunk.to_json(), "epochs": config.trunk_epochs} if result.trunk is not None else None,
         **({"soup_trials": _trials_json(result.greedy)} if result.greedy is not None else {}),
         "final_model": {"path": FINAL, "source": final_source},
-        "checkpoint_every": config.checkpoint_every, "runtime": runtime, "versions": _versions(),
+        "checkpoint_every": config.checkpoint_every,
+        "runtime": runtime,
+        "versions": _versions(),
         "seconds": {"total": round(result.seconds, 3), "training": round(sum(sum(r.epoch_seconds) for r in _trained(result)), 3)},
         "dev": {name: [m.to_json() for m in metrics] for name, metrics in result.dev.items()},
     }

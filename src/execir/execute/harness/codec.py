@@ -462,7 +462,7 @@ class _Decoding:
             return known
         if mirror is None:
             mid = 0
-        elif (mid == 0 or (mid > 0) == (mirror.sign > 0)):
+        elif mid == 0 or (mid > 0) == (mirror.sign > 0):
             raise CodecError("new object with a foreign id")
         if tag == "G":
             if self.owner.handle is None:

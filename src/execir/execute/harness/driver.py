@@ -106,7 +106,7 @@ def _wire_fds(mode: str, fds: list[int], stdin: str | None) -> None:
         data = (stdin or "").encode("utf-8")
         view = memoryview(data)
         while view:
-            view = view[os.write(memfd, view):]
+            view = view[os.write(memfd, view) :]
         os.lseek(memfd, 0, os.SEEK_SET)
     else:
         memfd = os.open(os.devnull, os.O_RDONLY)

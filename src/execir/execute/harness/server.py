@@ -48,8 +48,24 @@ _IPC_RMID = 0
 _LIBC = ctypes.CDLL(None, use_errno=True)
 _RLIMITS = tuple(getattr(resource, name) for name in dir(resource) if name.startswith("RLIMIT_"))
 WARM_MODULES = (
-    "typing", "math", "re", "collections", "itertools", "functools", "heapq", "bisect", "string",
-    "hashlib", "random", "fractions", "decimal", "statistics", "copy", "datetime", "operator", "json",
+    "typing",
+    "math",
+    "re",
+    "collections",
+    "itertools",
+    "functools",
+    "heapq",
+    "bisect",
+    "string",
+    "hashlib",
+    "random",
+    "fractions",
+    "decimal",
+    "statistics",
+    "copy",
+    "datetime",
+    "operator",
+    "json",
 )
 """Imported once before any fork, so candidates do not each pay for them (children share pages)."""
 
@@ -245,19 +261,22 @@ def run_one(ctrl: socket.socket, msg: dict, fds: list[int], config: dict, seccom
     waited = time.monotonic() - waited
     rounds = sweep(config["sweep"], pid)
     tainted = process_state() != config["state"]
-    frames.send(ctrl, {
-        "op": "exit",
-        "code": os.waitstatus_to_exitcode(status),
-        "cpu": _children_cpu() - cpu0,
-        "maxrss_kb": usage.ru_maxrss,
-        "killed": killed,
-        "cpu_killed": cpu_killed,
-        "main_exited": main_exited,
-        "leftover": leftover,
-        "tree_wait": round(waited, 6),
-        "sweep_rounds": rounds,
-        "tainted": tainted,
-    })
+    frames.send(
+        ctrl,
+        {
+            "op": "exit",
+            "code": os.waitstatus_to_exitcode(status),
+            "cpu": _children_cpu() - cpu0,
+            "maxrss_kb": usage.ru_maxrss,
+            "killed": killed,
+            "cpu_killed": cpu_killed,
+            "main_exited": main_exited,
+            "leftover": leftover,
+            "tree_wait": round(waited, 6),
+            "sweep_rounds": rounds,
+            "tainted": tainted,
+        },
+    )
     # after the report (the run's time is over): SysV IPC, then the filesystem, verified. With
     # seccomp, SysV IPC cannot be created; pgrp (rlimits level) runs as the oracle's own uid.
     started = time.monotonic()

@@ -90,7 +90,6 @@ _objects: dict[str, str | None] = {}
 _key_locks: dict[str, threading.Lock] = {}
 
 
-
 def _build_pch(gxx: str, version: str, name: str, header_text: str | None, system_header: str | None, flags: tuple[str, ...]) -> str | None:
     """Build (once per compiler, flags and header) ``PCH_ROOT/<key>/<name>.gch`` as root; the
     directory to put first on the include path, or None (not root, or the build failed)."""

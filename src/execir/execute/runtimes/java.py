@@ -248,7 +248,6 @@ _CDS_SAMPLE = {
 }
 
 
-
 def _javac_archive(javac: str, version: str) -> str | None:
     """Build (as root, once per toolchain) or find the javac archive; None when unavailable."""
     key = hashlib.sha256(repr((javac, version, JVM_FLAGS, COMPILE_HEAP_MB)).encode()).hexdigest()[:16]

@@ -101,7 +101,6 @@ _CHECK_PROGRAM = "const add = (a, b) => a + b\n"
 _CHECK_TESTS = "console.assert(add(2, 3) === 5)\nconsole.assert(JSON.stringify([add(1, 1)]) === '[2]')\n"
 
 
-
 def _node_identity(node: str) -> str:
     """The node binary as it is now: a node upgraded in place is another binary."""
     info = os.stat(node)

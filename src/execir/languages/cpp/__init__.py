@@ -25,7 +25,6 @@ def entry_point(prompt: str) -> str | None:
     return names[-1] if names else None
 
 
-CPP: Language[Program] = make_language("cpp", tree_sitter_cpp.language, frozenset({"comment"}), OPERATORS,
-                                       entry_point=entry_point)
+CPP: Language[Program] = make_language("cpp", tree_sitter_cpp.language, frozenset({"comment"}), OPERATORS, entry_point=entry_point)
 
 __all__ = ["CPP", "GRAMMAR", "OPERATORS"]

@@ -23,8 +23,7 @@ from execir.languages.treesitter.families import operators_for
 
 _SIGNATURE = re.compile(r"^\s*func\s+(?:\([^)]*\)\s*)?(\w+)\s*\(")
 
-OPERATORS = operators_for(GRAMMAR, own=(OperatorSpec("range_index_swap", "variable", range_index_swap),),
-                          exclude=("arg_delete",))
+OPERATORS = operators_for(GRAMMAR, own=(OperatorSpec("range_index_swap", "variable", range_index_swap),), exclude=("arg_delete",))
 """Every Go operator (the shared families and ``range_index_swap``), in name order; no
 ``arg_delete``: Go has no optional arguments."""
 
@@ -35,8 +34,7 @@ def entry_point(prompt: str) -> str | None:
     return names[-1] if names else None
 
 
-_PARSED: Language[Program] = make_language("go", tree_sitter_go.language, frozenset({"comment"}), OPERATORS,
-                                           entry_point=entry_point)
+_PARSED: Language[Program] = make_language("go", tree_sitter_go.language, frozenset({"comment"}), OPERATORS, entry_point=entry_point)
 
 
 def compiles_plausibly(text: str) -> bool:

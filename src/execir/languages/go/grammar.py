@@ -9,13 +9,19 @@ from tree_sitter import Node
 from execir.languages.treesitter.families import BITWISE, Grammar
 from execir.languages.treesitter.program import Program
 
-_DECLARING = frozenset({"parameter_declaration", "variadic_parameter_declaration", "short_var_declaration", "var_spec",
-                        "const_spec", "range_clause"})
+_DECLARING = frozenset({"parameter_declaration", "variadic_parameter_declaration", "short_var_declaration", "var_spec", "const_spec", "range_clause"})
 
 
-_LITERAL_TYPES = {"int_literal": "int", "float_literal": "float64", "interpreted_string_literal": "string",
-                  "raw_string_literal": "string", "rune_literal": "rune", "true": "bool", "false": "bool",
-                  "func_literal": "func"}
+_LITERAL_TYPES = {
+    "int_literal": "int",
+    "float_literal": "float64",
+    "interpreted_string_literal": "string",
+    "raw_string_literal": "string",
+    "rune_literal": "rune",
+    "true": "bool",
+    "false": "bool",
+    "func_literal": "func",
+}
 _CONVERSIONS = frozenset({"int", "int64", "int32", "float64", "float32", "string", "rune", "byte", "bool"})
 
 
@@ -93,23 +99,37 @@ GRAMMAR = Grammar(
     return_type="result",
     numeric_types=frozenset({"int", "int64", "int32", "float64", "float32", "uint", "uint64", "rune", "byte"}),
     typed_misuse=True,
-    scopes=frozenset({"for_statement", "if_statement", "expression_switch_statement", "type_switch_statement",
-                      "func_literal"}),
+    scopes=frozenset({"for_statement", "if_statement", "expression_switch_statement", "type_switch_statement", "func_literal"}),
     initializers=frozenset({"literal_value"}),
     bitwise={**BITWISE, "&^": ("&",)},
     ordered_calls=frozenset({"append", "make", "copy", "delete", "new", "Slice", "SliceStable", "Sprintf", "Printf"}),
-    namespaces=frozenset({"math", "strings", "strconv", "sort", "fmt", "unicode", "utf8", "regexp", "bytes", "bits",
-                          "big", "md5", "hex", "errors", "reflect"}),
-    unwrap_calls=frozenset({"Abs", "Floor", "Ceil", "Round", "Trunc", "Sqrt", "ToLower", "ToUpper", "TrimSpace", "Title",
-                            "ToTitle"}),
+    namespaces=frozenset({"math", "strings", "strconv", "sort", "fmt", "unicode", "utf8", "regexp", "bytes", "bits", "big", "md5", "hex", "errors", "reflect"}),
+    unwrap_calls=frozenset({"Abs", "Floor", "Ceil", "Round", "Trunc", "Sqrt", "ToLower", "ToUpper", "TrimSpace", "Title", "ToTitle"}),
     min_max={"Min": "Max", "Max": "Min", "min": "max", "max": "min"},
     methods={
-        "ToLower": "ToUpper", "ToUpper": "ToLower", "IsLower": "IsUpper", "IsUpper": "IsLower",
-        "HasPrefix": "HasSuffix", "HasSuffix": "HasPrefix", "TrimLeft": "TrimRight", "TrimRight": "TrimLeft",
-        "TrimPrefix": "TrimSuffix", "TrimSuffix": "TrimPrefix", "Index": "LastIndex", "LastIndex": "Index",
-        "IndexByte": "LastIndexByte", "Ceil": "Floor", "Floor": "Ceil", "Round": "Floor", "MaxInt": "MinInt",
-        "MinInt": "MaxInt", "MaxInt64": "MinInt64", "MinInt64": "MaxInt64", "IsLetter": "IsDigit",
-        "IsDigit": "IsLetter", "Ints": "Sort",
+        "ToLower": "ToUpper",
+        "ToUpper": "ToLower",
+        "IsLower": "IsUpper",
+        "IsUpper": "IsLower",
+        "HasPrefix": "HasSuffix",
+        "HasSuffix": "HasPrefix",
+        "TrimLeft": "TrimRight",
+        "TrimRight": "TrimLeft",
+        "TrimPrefix": "TrimSuffix",
+        "TrimSuffix": "TrimPrefix",
+        "Index": "LastIndex",
+        "LastIndex": "Index",
+        "IndexByte": "LastIndexByte",
+        "Ceil": "Floor",
+        "Floor": "Ceil",
+        "Round": "Floor",
+        "MaxInt": "MinInt",
+        "MinInt": "MaxInt",
+        "MaxInt64": "MinInt64",
+        "MinInt64": "MaxInt64",
+        "IsLetter": "IsDigit",
+        "IsDigit": "IsLetter",
+        "Ints": "Sort",
     },
 )
 """The Go grammar description."""

@@ -17,8 +17,12 @@ def range_index_swap(program: Program) -> Iterator[SpanEdit]:
     """Range over indices where the values were meant: ``for _, x := range xs`` ->
     ``for x := range xs`` (``x`` now holds each index), the classic Go range slip; only over a
     local declared as a slice or array of integers (any other element type would not compile)."""
-    types = {program.source(name): declared for function in program.walk(GRAMMAR.functions)
-             for name, declared in GRAMMAR.declarations(program, function) if declared is not None}
+    types = {
+        program.source(name): declared
+        for function in program.walk(GRAMMAR.functions)
+        for name, declared in GRAMMAR.declarations(program, function)
+        if declared is not None
+    }
     for clause in program.walk(["range_clause"]):
         left, right = clause.child_by_field_name("left"), clause.child_by_field_name("right")
         names = [] if left is None else [child for child in left.children if child.is_named]

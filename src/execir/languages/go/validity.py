@@ -58,8 +58,7 @@ def unused_locals(program: Program) -> list[Node]:
         scope = enclosing(declared, scopes)
         if scope is None:
             continue
-        uses = (node for node in names.get(program.source(declared), ())
-                if declared.end_byte <= node.start_byte < scope.end_byte and not _assigned_only(node))
+        uses = (node for node in names.get(program.source(declared), ()) if declared.end_byte <= node.start_byte < scope.end_byte and not _assigned_only(node))
         if next(uses, None) is None:
             unused.append(declared)
     return unused
@@ -75,7 +74,7 @@ def unused_imports(program: Program) -> list[str]:
         alias, path = spec.child_by_field_name("name"), spec.child_by_field_name("path")
         if path is None or (alias is not None and program.source(alias) in ("_", ".")):
             continue
-        name = program.source(alias) if alias is not None else program.source(path).strip("\"`").rsplit("/", 1)[-1]
+        name = program.source(alias) if alias is not None else program.source(path).strip('"`').rsplit("/", 1)[-1]
         if name not in used:
             unused.append(name)
     return unused
@@ -130,14 +129,12 @@ def terminates(program: Program, statement: Node | None) -> bool:
         return terminates(program, _last_statement(program, statement))
     if kind == "if_statement":
         alternative = statement.child_by_field_name("alternative")
-        return alternative is not None and terminates(program, statement.child_by_field_name("consequence")) and terminates(
-            program, alternative)
+        return alternative is not None and terminates(program, statement.child_by_field_name("consequence")) and terminates(program, alternative)
     if kind == "for_statement":
         return not any(child.is_named and child.type not in ("block",) + tuple(program.comment_types) for child in statement.children)
     if kind in ("expression_switch_statement", "type_switch_statement", "select_statement"):
         cases = [child for child in statement.children if child.type.endswith(("_case", "communication_case"))]
-        return any(case.type == "default_case" for case in cases) and all(
-            terminates(program, _last_statement(program, _case_body(case))) for case in cases)
+        return any(case.type == "default_case" for case in cases) and all(terminates(program, _last_statement(program, _case_body(case))) for case in cases)
     return False
 
 

@@ -26,7 +26,6 @@ def entry_point(prompt: str) -> str | None:
     return names[-1] if names else None
 
 
-JAVA: Language[Program] = make_language("java", tree_sitter_java.language, frozenset({"line_comment", "block_comment"}),
-                                        OPERATORS, entry_point=entry_point)
+JAVA: Language[Program] = make_language("java", tree_sitter_java.language, frozenset({"line_comment", "block_comment"}), OPERATORS, entry_point=entry_point)
 
 __all__ = ["GRAMMAR", "JAVA", "OPERATORS"]

@@ -9,8 +9,7 @@ from tree_sitter import Node
 from execir.languages.treesitter.families import BITWISE, Grammar
 from execir.languages.treesitter.program import Program
 
-_TYPED = frozenset({"formal_parameter", "local_variable_declaration", "enhanced_for_statement", "catch_formal_parameter",
-                    "spread_parameter"})
+_TYPED = frozenset({"formal_parameter", "local_variable_declaration", "enhanced_for_statement", "catch_formal_parameter", "spread_parameter"})
 
 
 def declarations(program: Program, function: Node) -> Iterator[tuple[Node, str | None]]:
@@ -47,8 +46,7 @@ GRAMMAR = Grammar(
     subscript={"array_access": ("array", "index")},
     ternary=frozenset({"ternary_expression"}),
     blocks=frozenset({"block"}),
-    compound=frozenset({"if_statement", "for_statement", "while_statement", "do_statement", "switch_expression",
-                        "enhanced_for_statement"}),
+    compound=frozenset({"if_statement", "for_statement", "while_statement", "do_statement", "switch_expression", "enhanced_for_statement"}),
     numbers=frozenset({"decimal_integer_literal", "decimal_floating_point_literal", "hex_integer_literal"}),
     strings=frozenset({"string_literal", "character_literal"}),
     functions=frozenset({"method_declaration", "constructor_declaration", "lambda_expression"}),
@@ -58,16 +56,51 @@ GRAMMAR = Grammar(
     scopes=frozenset({"for_statement", "enhanced_for_statement", "lambda_expression", "catch_clause"}),
     initializers=frozenset({"array_initializer"}),
     bitwise={**BITWISE, ">>": ("<<", ">>>"), ">>>": (">>",)},
-    namespaces=frozenset({"Math", "Collections", "Arrays", "Character", "Integer", "String", "Double", "Long",
-                          "Objects", "List", "Stream", "IntStream", "Collectors", "Boolean", "System"}),
+    namespaces=frozenset(
+        {
+            "Math",
+            "Collections",
+            "Arrays",
+            "Character",
+            "Integer",
+            "String",
+            "Double",
+            "Long",
+            "Objects",
+            "List",
+            "Stream",
+            "IntStream",
+            "Collectors",
+            "Boolean",
+            "System",
+        }
+    ),
     index_calls=frozenset({"get", "charAt", "substring", "subList"}),
     methods={
-        "toUpperCase": "toLowerCase", "toLowerCase": "toUpperCase", "isUpperCase": "isLowerCase",
-        "isLowerCase": "isUpperCase", "startsWith": "endsWith", "endsWith": "startsWith", "indexOf": "lastIndexOf",
-        "lastIndexOf": "indexOf", "ceil": "floor", "floor": "ceil", "round": "floor", "MAX_VALUE": "MIN_VALUE",
-        "MIN_VALUE": "MAX_VALUE", "isLetter": "isDigit", "isDigit": "isLetter", "removeFirst": "removeLast",
-        "removeLast": "removeFirst", "getFirst": "getLast", "getLast": "getFirst", "addFirst": "addLast",
-        "addLast": "addFirst", "anyMatch": "allMatch", "allMatch": "anyMatch", "reverseOrder": "naturalOrder",
+        "toUpperCase": "toLowerCase",
+        "toLowerCase": "toUpperCase",
+        "isUpperCase": "isLowerCase",
+        "isLowerCase": "isUpperCase",
+        "startsWith": "endsWith",
+        "endsWith": "startsWith",
+        "indexOf": "lastIndexOf",
+        "lastIndexOf": "indexOf",
+        "ceil": "floor",
+        "floor": "ceil",
+        "round": "floor",
+        "MAX_VALUE": "MIN_VALUE",
+        "MIN_VALUE": "MAX_VALUE",
+        "isLetter": "isDigit",
+        "isDigit": "isLetter",
+        "removeFirst": "removeLast",
+        "removeLast": "removeFirst",
+        "getFirst": "getLast",
+        "getLast": "getFirst",
+        "addFirst": "addLast",
+        "addLast": "addFirst",
+        "anyMatch": "allMatch",
+        "allMatch": "anyMatch",
+        "reverseOrder": "naturalOrder",
         "naturalOrder": "reverseOrder",
     },
 )

@@ -25,7 +25,6 @@ def entry_point(prompt: str) -> str | None:
     return names[-1] if names else None
 
 
-JS: Language[Program] = make_language("js", tree_sitter_javascript.language, frozenset({"comment"}), OPERATORS,
-                                      entry_point=entry_point)
+JS: Language[Program] = make_language("js", tree_sitter_javascript.language, frozenset({"comment"}), OPERATORS, entry_point=entry_point)
 
 __all__ = ["GRAMMAR", "JS", "OPERATORS"]

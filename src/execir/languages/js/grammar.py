@@ -10,8 +10,7 @@ from tree_sitter import Node
 from execir.languages.treesitter.families import ARITH, BITWISE, COMPARE_SWAP, Grammar
 from execir.languages.treesitter.program import Program
 
-_DECLARING = frozenset({"variable_declarator", "formal_parameters", "arrow_function", "for_in_statement",
-                        "catch_clause"})
+_DECLARING = frozenset({"variable_declarator", "formal_parameters", "arrow_function", "for_in_statement", "catch_clause"})
 
 
 def _pattern_names(node: Node | None) -> Iterator[Node]:
@@ -28,9 +27,18 @@ def _pattern_names(node: Node | None) -> Iterator[Node]:
                 yield from _pattern_names(child)
 
 
-_LITERAL_TYPES = {"number": "number", "string": "string", "template_string": "string", "array": "array",
-                  "object": "object", "true": "boolean", "false": "boolean", "arrow_function": "function",
-                  "function_expression": "function", "regex": "RegExp"}
+_LITERAL_TYPES = {
+    "number": "number",
+    "string": "string",
+    "template_string": "string",
+    "array": "array",
+    "object": "object",
+    "true": "boolean",
+    "false": "boolean",
+    "arrow_function": "function",
+    "function_expression": "function",
+    "regex": "RegExp",
+}
 
 
 def inferred_type(program: Program, value: Node | None) -> str | None:
@@ -80,8 +88,7 @@ GRAMMAR = Grammar(
     compound=frozenset({"if_statement", "for_statement", "while_statement", "do_statement", "switch_statement", "for_in_statement"}),
     numbers=frozenset({"number"}),
     strings=frozenset({"string", "template_string"}),
-    functions=frozenset({"function_declaration", "function_expression", "arrow_function", "method_definition",
-                         "generator_function_declaration"}),
+    functions=frozenset({"function_declaration", "function_expression", "arrow_function", "method_definition", "generator_function_declaration"}),
     declarations=declarations,
     scopes=frozenset({"for_statement", "for_in_statement", "catch_clause"}),
     initializers=frozenset({"array"}),
@@ -91,13 +98,32 @@ GRAMMAR = Grammar(
     namespaces=frozenset({"Math", "Object", "Array", "Number", "String", "JSON", "console", "Symbol", "BigInt"}),
     index_calls=frozenset({"slice", "substring", "substr", "charAt", "at"}),
     methods={
-        "toUpperCase": "toLowerCase", "toLowerCase": "toUpperCase", "startsWith": "endsWith",
-        "endsWith": "startsWith", "indexOf": "lastIndexOf", "lastIndexOf": "indexOf", "padStart": "padEnd",
-        "padEnd": "padStart", "trimStart": "trimEnd", "trimEnd": "trimStart", "ceil": "floor", "floor": "ceil",
-        "round": "floor", "shift": "pop", "pop": "shift", "unshift": "push", "push": "unshift", "some": "every",
-        "every": "some", "reduce": "reduceRight", "reduceRight": "reduce", "find": "findLast",
-        "findIndex": "findLastIndex", "MAX_SAFE_INTEGER": "MIN_SAFE_INTEGER",
-        "MIN_SAFE_INTEGER": "MAX_SAFE_INTEGER", "POSITIVE_INFINITY": "NEGATIVE_INFINITY",
+        "toUpperCase": "toLowerCase",
+        "toLowerCase": "toUpperCase",
+        "startsWith": "endsWith",
+        "endsWith": "startsWith",
+        "indexOf": "lastIndexOf",
+        "lastIndexOf": "indexOf",
+        "padStart": "padEnd",
+        "padEnd": "padStart",
+        "trimStart": "trimEnd",
+        "trimEnd": "trimStart",
+        "ceil": "floor",
+        "floor": "ceil",
+        "round": "floor",
+        "shift": "pop",
+        "pop": "shift",
+        "unshift": "push",
+        "push": "unshift",
+        "some": "every",
+        "every": "some",
+        "reduce": "reduceRight",
+        "reduceRight": "reduce",
+        "find": "findLast",
+        "findIndex": "findLastIndex",
+        "MAX_SAFE_INTEGER": "MIN_SAFE_INTEGER",
+        "MIN_SAFE_INTEGER": "MAX_SAFE_INTEGER",
+        "POSITIVE_INFINITY": "NEGATIVE_INFINITY",
         "NEGATIVE_INFINITY": "POSITIVE_INFINITY",
     },
 )

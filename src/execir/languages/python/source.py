@@ -14,10 +14,7 @@ import tokenize
 from functools import cached_property
 from typing import NamedTuple
 
-_SKIPPED_TOKENS = frozenset(
-    {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT,
-     tokenize.ENDMARKER}
-)
+_SKIPPED_TOKENS = frozenset({tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT, tokenize.ENDMARKER})
 
 
 class Token(NamedTuple):
@@ -76,9 +73,7 @@ class SourceText:
         readline = io.StringIO(self.text).readline
         try:
             return tuple(
-                Token(
-                    tok.type, tok.string, self.char_offset(*tok.start), self.char_offset(*tok.end)
-                )
+                Token(tok.type, tok.string, self.char_offset(*tok.start), self.char_offset(*tok.end))
                 for tok in tokenize.generate_tokens(readline)
                 if tok.type not in _SKIPPED_TOKENS
             )

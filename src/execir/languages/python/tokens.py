@@ -5,10 +5,7 @@ from __future__ import annotations
 import io
 import tokenize
 
-_LAYOUT = frozenset(
-    {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT,
-     tokenize.ENDMARKER}
-)
+_LAYOUT = frozenset({tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT, tokenize.ENDMARKER})
 
 
 def python_tokens(text: str) -> tuple[str, ...]:
@@ -18,10 +15,6 @@ def python_tokens(text: str) -> tuple[str, ...]:
     always defined.
     """
     try:
-        return tuple(
-            tok.string
-            for tok in tokenize.generate_tokens(io.StringIO(text).readline)
-            if tok.type not in _LAYOUT
-        )
+        return tuple(tok.string for tok in tokenize.generate_tokens(io.StringIO(text).readline) if tok.type not in _LAYOUT)
     except (tokenize.TokenError, SyntaxError):
         return tuple(text.split())

@@ -61,7 +61,7 @@ def doc_comment(program: Program) -> str:
         return ""
     group = [nodes[-1]]
     for node in reversed(nodes[:-1]):
-        between = program.text[program.span(node)[1]:program.span(group[0])[0]]
+        between = program.text[program.span(node)[1] : program.span(group[0])[0]]
         joined = program.source(node).startswith(("//", "#")) and program.source(group[0]).startswith(("//", "#"))
         if not joined or between.strip() or between.count("\n") > 1:
             break

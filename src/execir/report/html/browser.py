@@ -104,8 +104,12 @@ class _Collector:
             return None
         key = f"{canonical} {beater}"
         if key not in self.diffs:
-            self.diffs[key] = unified_diff(self.dataset.corpus[canonical], self.dataset.corpus[beater],
-                                           f"canonical {_doc_label(self.dataset, canonical)}", _doc_label(self.dataset, beater))
+            self.diffs[key] = unified_diff(
+                self.dataset.corpus[canonical],
+                self.dataset.corpus[beater],
+                f"canonical {_doc_label(self.dataset, canonical)}",
+                _doc_label(self.dataset, beater),
+            )
         return key
 
 
@@ -114,8 +118,16 @@ def _record(record: QueryRecord, system_index: int, dataset: Dataset, collect: _
     beater = collect.text(beater_id(record))
     top = [collect.ranked(doc) for doc in record.top10]
     return {
-        "s": system_index, "q": record.query_id, "e": record.exec_at_1, "r": record.canonical_rank, "cs": record.canonical_score,
-        "o": outcome_tags(record), "ops": _operators(record, dataset), "b": beater, "c": canonical, "d": collect.diff(canonical, beater),
+        "s": system_index,
+        "q": record.query_id,
+        "e": record.exec_at_1,
+        "r": record.canonical_rank,
+        "cs": record.canonical_score,
+        "o": outcome_tags(record),
+        "ops": _operators(record, dataset),
+        "b": beater,
+        "c": canonical,
+        "d": collect.diff(canonical, beater),
         "top": top,
     }
 
@@ -130,5 +142,13 @@ def browser_data(records: Sequence[QueryRecord], dataset: Dataset, systems: Sequ
     query_ids = sorted({r.query_id for r in records})
     queries = {q: {"text": dataset.queries.get(q, ""), "task": dataset.query_task.get(q) or ""} for q in query_ids}
     operators = sorted({op for row in rows for op in row["ops"]})
-    return {"systems": names, "operators": operators, "outcomes": {tag: short for tag, (short, _) in OUTCOMES.items()}, "queries": queries, "records": rows,
-            "docs": collect.docs, "texts": collect.texts, "diffs": collect.diffs}
+    return {
+        "systems": names,
+        "operators": operators,
+        "outcomes": {tag: short for tag, (short, _) in OUTCOMES.items()},
+        "queries": queries,
+        "records": rows,
+        "docs": collect.docs,
+        "texts": collect.texts,
+        "diffs": collect.diffs,
+    }

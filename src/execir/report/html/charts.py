@@ -27,11 +27,16 @@ def _go() -> Any:
 def _layout(title: str, height: int, **extra: Any) -> dict[str, Any]:
     """A plain white layout (no template, so every figure stays small)."""
     layout: dict[str, Any] = {
-        "template": "none", "title": {"text": title, "x": 0, "xanchor": "left", "font": {"size": 15}}, "height": height,
-        "colorway": COLORWAY, "font": {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 12, "color": "#222"},
+        "template": "none",
+        "title": {"text": title, "x": 0, "xanchor": "left", "font": {"size": 15}},
+        "height": height,
+        "colorway": COLORWAY,
+        "font": {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 12, "color": "#222"},
         "margin": {"l": 10, "r": 10, "t": 48, "b": 40},
         "legend": {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0, "xanchor": "left"},
-        "paper_bgcolor": "#fff", "plot_bgcolor": "#fff", "hoverlabel": {"namelength": -1},
+        "paper_bgcolor": "#fff",
+        "plot_bgcolor": "#fff",
+        "hoverlabel": {"namelength": -1},
     }
     layout.update(extra)
     return layout
@@ -68,8 +73,11 @@ def leaderboard_chart(result: FolderResult) -> Figure:
     measures = [m for m in LEADERBOARD_MEASURES if any(m in s.metrics for s in systems)]
     traces = [_ci_trace(go, m, names, [s.metrics.get(m) for s in systems], horizontal=True) for m in measures]
     layout = _layout(
-        f"Leaderboard: means with 95% bootstrap intervals (n = {result.dataset.queries} queries)", 110 + 70 * max(len(names), 1),
-        scattermode="group", xaxis=_axis("score", range=[-0.02, 1.02]), yaxis=_axis("", autorange="reversed", type="category"),
+        f"Leaderboard: means with 95% bootstrap intervals (n = {result.dataset.queries} queries)",
+        110 + 70 * max(len(names), 1),
+        scattermode="group",
+        xaxis=_axis("score", range=[-0.02, 1.02]),
+        yaxis=_axis("", autorange="reversed", type="category"),
     )
     return _plain(go.Figure(data=traces, layout=layout))
 
@@ -83,14 +91,28 @@ def density_chart(result: FolderResult) -> Figure:
         color = COLORWAY[index % len(COLORWAY)]
         for axis, measure in (("", "exec@1"), ("2", "ndcg@10")):
             ys = [system.density_ablation[v].get(measure) for v in levels]
-            traces.append(go.Scatter(x=levels, y=ys, mode="lines+markers", name=system.name, legendgroup=system.name, showlegend=not axis,
-                                     line={"color": color}, xaxis=f"x{axis}", yaxis=f"y{axis}",
-                                     hovertemplate=f"{system.name}<br>%{{x}} mutants per task: {measure} %{{y:.3f}}<extra></extra>"))
+            traces.append(
+                go.Scatter(
+                    x=levels,
+                    y=ys,
+                    mode="lines+markers",
+                    name=system.name,
+                    legendgroup=system.name,
+                    showlegend=not axis,
+                    line={"color": color},
+                    xaxis=f"x{axis}",
+                    yaxis=f"y{axis}",
+                    hovertemplate=f"{system.name}<br>%{{x}} mutants per task: {measure} %{{y:.3f}}<extra></extra>",
+                )
+            )
     x_title = "verified mutants per task in the pool"
     layout = _layout(
-        f"Pool-density ablation (nested pools, same scores; n = {result.dataset.queries} queries)", 400,
-        xaxis=_axis(x_title, domain=[0, 0.45], dtick=1), xaxis2=_axis(x_title, domain=[0.55, 1], dtick=1),
-        yaxis=_axis("exec@1", range=[0, 1.02]), yaxis2=_axis("nDCG@10", range=[0, 1.02], anchor="x2"),
+        f"Pool-density ablation (nested pools, same scores; n = {result.dataset.queries} queries)",
+        400,
+        xaxis=_axis(x_title, domain=[0, 0.45], dtick=1),
+        xaxis2=_axis(x_title, domain=[0.55, 1], dtick=1),
+        yaxis=_axis("exec@1", range=[0, 1.02]),
+        yaxis2=_axis("nDCG@10", range=[0, 1.02], anchor="x2"),
     )
     return _plain(go.Figure(data=traces, layout=layout))
 
@@ -117,8 +139,10 @@ def operator_chart(result: FolderResult) -> Figure:
         traces.append(go.Bar(x=rates, y=labels, orientation="h", name=system.name, hovertext=hover, hoverinfo="text"))
     layout = _layout(
         f"Mutation operators: share of the n queries where the operator's mutant {outranks_phrase(result.tie_policy)} the canonical",
-        120 + max(len(labels), 1) * (8 + 9 * len(traces)), barmode="group",
-        xaxis=_axis("share of n", range=[0, 1], tickformat=".0%"), yaxis=_axis("", autorange="reversed", type="category"),
+        120 + max(len(labels), 1) * (8 + 9 * len(traces)),
+        barmode="group",
+        xaxis=_axis("share of n", range=[0, 1], tickformat=".0%"),
+        yaxis=_axis("", autorange="reversed", type="category"),
     )
     return _plain(go.Figure(data=traces, layout=layout))
 
@@ -131,8 +155,9 @@ def language_chart(result: FolderResult, measure: str = "exec@1") -> Figure:
     counts = {g: max(int(s.by_language[g].get("n", 0)) for s in systems if g in s.by_language) for g in languages}
     labels = [f"{g} (n={counts[g]})" for g in languages]
     traces = [go.Bar(x=labels, y=[s.by_language.get(g, {}).get(measure) for g in languages], name=s.name) for s in systems]
-    layout = _layout(f"{measure} per query language", 380, barmode="group", xaxis=_axis("query language", type="category"),
-                                 yaxis=_axis(measure, range=[0, 1.02]))
+    layout = _layout(
+        f"{measure} per query language", 380, barmode="group", xaxis=_axis("query language", type="category"), yaxis=_axis(measure, range=[0, 1.02])
+    )
     return _plain(go.Figure(data=traces, layout=layout))
 
 
@@ -141,8 +166,7 @@ def averages_chart(result: CollectionResult, systems: Sequence[str]) -> Figure:
     go = _go()
     groups = [d for d in ("t2c", "c2t", "c2c") if any(d in v for v in result.average.values())] + ["overall"]
     traces = [go.Bar(x=groups, y=[result.average[s].get(g) for g in groups], name=s) for s in systems]
-    layout = _layout("Mean nDCG@10 per direction and overall", 380, barmode="group", xaxis=_axis("", type="category"),
-                                 yaxis=_axis("nDCG@10", range=[0, 1.02]))
+    layout = _layout("Mean nDCG@10 per direction and overall", 380, barmode="group", xaxis=_axis("", type="category"), yaxis=_axis("nDCG@10", range=[0, 1.02]))
     return _plain(go.Figure(data=traces, layout=layout))
 
 
@@ -154,8 +178,13 @@ def folder_chart(result: CollectionResult, systems: Sequence[str], measure: str 
     for system in systems:
         values = [next((s.metrics.get(measure) for s in f.scores if s.system == system), None) for f in result.folders]
         traces.append(_ci_trace(go, system, labels, values, horizontal=False))
-    layout = _layout(f"{measure} per folder with 95% bootstrap intervals", 420, scattermode="group",
-                                 xaxis=_axis("", type="category"), yaxis=_axis(measure, range=[-0.02, 1.02]))
+    layout = _layout(
+        f"{measure} per folder with 95% bootstrap intervals",
+        420,
+        scattermode="group",
+        xaxis=_axis("", type="category"),
+        yaxis=_axis(measure, range=[-0.02, 1.02]),
+    )
     return _plain(go.Figure(data=traces, layout=layout))
 
 
@@ -166,6 +195,7 @@ def subtype_chart(rows: Sequence[tuple[str, str, str, float | None]], subtypes: 
     for language, system, subtype, value in rows:
         series.setdefault(f"{system} ({language})", {})[subtype] = value
     traces = [go.Bar(x=list(subtypes), y=[values.get(s) for s in subtypes], name=name) for name, values in series.items()]
-    layout = _layout("nDCG@10 per text-to-code query subtype", 380, barmode="group", xaxis=_axis("subtype", type="category"),
-                                 yaxis=_axis("nDCG@10", range=[0, 1.02]))
+    layout = _layout(
+        "nDCG@10 per text-to-code query subtype", 380, barmode="group", xaxis=_axis("subtype", type="category"), yaxis=_axis("nDCG@10", range=[0, 1.02])
+    )
     return _plain(go.Figure(data=traces, layout=layout))

@@ -60,11 +60,21 @@ def _leaderboard(result: CollectionResult, folders: Mapping[str, FolderResult]) 
         link = tag("a", f.name, href=html_link(f.report))
         scores = sorted(f.scores, key=lambda s: (-(s.metrics["ndcg@10"].mean if "ndcg@10" in s.metrics else -1.0), s.system))
         for index, s in enumerate(scores):
-            rows.append([link if index == 0 else Markup(""), s.system, *(estimate_cell(s.metrics.get(m)) for m in HEADLINE),
-                         pct(s.intrusion), pct(s.coreb_intrusion), _best_pair(folders.get(f.name)) if index == 0 else ""])
+            rows.append(
+                [
+                    link if index == 0 else Markup(""),
+                    s.system,
+                    *(estimate_cell(s.metrics.get(m)) for m in HEADLINE),
+                    pct(s.intrusion),
+                    pct(s.coreb_intrusion),
+                    _best_pair(folders.get(f.name)) if index == 0 else "",
+                ]
+            )
     header = ["folder", "system", *(f"{m} [95% CI]" for m in HEADLINE), "intrusion@10", "CoREB intrusion@10", "best vs runner-up (exec@1)"]
-    note = _p("Best nDCG@10 first within each folder. intrusion@10: a hard negative above the first correct document within the top 10 "
-              "(or none there); CoREB intrusion@10: a hard negative above a correct document, both in the top 10.")
+    note = _p(
+        "Best nDCG@10 first within each folder. intrusion@10: a hard negative above the first correct document within the top 10 "
+        "(or none there); CoREB intrusion@10: a hard negative above a correct document, both in the top 10."
+    )
     body = table(header, rows, numeric=[False, False, True, True, True, True, True, False], id_="folder-leaderboard")
     return note + body + (chart("folders", "per-folder chart") if result.folders else Markup(""))
 
@@ -94,8 +104,10 @@ def _subtypes(result: CollectionResult) -> Markup:
     table_rows: list[list[Cell]] = [
         [language, system, *(f"{v[s]:.3f}" if v.get(s) is not None else "n/a" for s in subtypes)] for (language, system), v in cells.items()
     ]
-    note = _p("nDCG@10 per text-to-code subtype. The search query is derived mechanically from the description and the function name; "
-              "CoREB found such short keyword queries collapse every model.")
+    note = _p(
+        "nDCG@10 per text-to-code subtype. The search query is derived mechanically from the description and the function name; "
+        "CoREB found such short keyword queries collapse every model."
+    )
     body = table(["language", "system", *subtypes], table_rows, numeric=[False, False, *([True] * len(subtypes))], id_="subtypes")
     return note + body + chart("subtypes", "subtypes chart")
 
@@ -103,12 +115,19 @@ def _subtypes(result: CollectionResult) -> Markup:
 def _languages(result: CollectionResult) -> Markup:
     rows: list[list[Cell]] = [
         [f.name, s.system, language, f"{values.get('n', 0):g}", *(f"{values[m]:.3f}" if m in values else "n/a" for m in ("exec@1", "ndcg@10"))]
-        for f in result.folders for s in f.scores if len(s.by_language) >= 2 for language, values in s.by_language.items()
+        for f in result.folders
+        for s in f.scores
+        if len(s.by_language) >= 2
+        for language, values in s.by_language.items()
     ]
     if not rows:
         return _p("Every folder's queries are in one language.")
-    return table(["folder", "system", "query language", "queries", "exec@1", "nDCG@10"], rows, numeric=[False, False, False, True, True, True],
-                 id_="collection-languages")
+    return table(
+        ["folder", "system", "query language", "queries", "exec@1", "nDCG@10"],
+        rows,
+        numeric=[False, False, False, True, True, True],
+        id_="collection-languages",
+    )
 
 
 def _composition(result: CollectionResult) -> Markup:
@@ -120,24 +139,28 @@ def _reranking(result: CollectionResult) -> Markup:
     rows = rerank_rows(result)
     if not rows:
         return _p("No reranker was evaluated.")
-    note = _p("Each reranked system against its own first stage on the same folder: mean difference (reranked minus first stage) "
-              "with a paired bootstrap 95% CI.")
+    note = _p(
+        "Each reranked system against its own first stage on the same folder: mean difference (reranked minus first stage) with a paired bootstrap 95% CI."
+    )
     return note + table(RERANK_HEADER, [list(r) for r in rows], numeric=[False, False, False, True, True], id_="reranking")
 
 
 def _links(result: CollectionResult) -> Markup:
     if not result.folders:
         return _p("No folder was evaluated.")
-    items = "".join(tag("li", tag("a", f.name, href=html_link(f.report)) + f" ({f.task}, {f.language}, {f.composition.queries} queries)")
-                    for f in result.folders)
+    items = "".join(
+        tag("li", tag("a", f.name, href=html_link(f.report)) + f" ({f.task}, {f.language}, {f.composition.queries} queries)") for f in result.folders
+    )
     return tag("ul", Markup(items), class_="folder-links")
 
 
 def _intro(result: CollectionResult) -> Markup:
     facts = [("folders", len(result.folders)), ("split", result.split), ("tie policy", result.ties), ("evaluated in", f"{result.seconds:.1f} s")]
     items = "".join(tag("li", tag("span", k, class_="k") + " " + tag("span", v, class_="v")) for k, v in facts)
-    text = ("Every relevance label was decided by execution (or a recorded mechanical edit for text); 95% intervals come from a "
-            "seeded query bootstrap. Each folder's own report has its significance tests, ablations and a query browser.")
+    text = (
+        "Every relevance label was decided by execution (or a recorded mechanical edit for text); 95% intervals come from a "
+        "seeded query bootstrap. Each folder's own report has its significance tests, ablations and a query browser."
+    )
     return tag("p", text, class_="lede") + tag("ul", Markup(items), class_="facts")
 
 
@@ -162,4 +185,3 @@ def render_collection_html(result: CollectionResult, folders: Mapping[str, Folde
     if len(subtypes) >= 2:
         figures["subtypes"] = charts.subtype_chart(rows, subtypes)
     return render_page("ExecIR collection report", _intro(result), sections, figures)
-

@@ -53,12 +53,35 @@ def _significance(result: FolderResult) -> Markup:
     for c in result.comparisons:
         significant = c.p_holm < SIGNIFICANCE
         verdict = tag("span", "yes" if significant else "no", class_="sig" if significant else "nosig")
-        rows.append([f"{c.a} vs {c.b}", c.n, f"{c.mean_a:.3f}", f"{c.mean_b:.3f}", f"{c.mean_diff:+.3f} [{c.ci_low:+.3f}, {c.ci_high:+.3f}]",
-                     f"{c.win}/{c.tie}/{c.loss}", f"{c.b10}/{c.b01}", pvalue(c.p_value), pvalue(c.p_holm), verdict])
-    header = ["pair (a vs b)", "n", "exec@1 a", "exec@1 b", "Δ a−b [95% CI]", "win/tie/loss", "discordant a-only/b-only", "exact McNemar p",
-              "Holm p", f"Holm p < {SIGNIFICANCE}"]
-    note = _p("Per-query exec@1 compared pairwise: wins, ties and losses of a; exact McNemar test over the discordant queries; "
-              "Holm's correction over all pairs.")
+        rows.append(
+            [
+                f"{c.a} vs {c.b}",
+                c.n,
+                f"{c.mean_a:.3f}",
+                f"{c.mean_b:.3f}",
+                f"{c.mean_diff:+.3f} [{c.ci_low:+.3f}, {c.ci_high:+.3f}]",
+                f"{c.win}/{c.tie}/{c.loss}",
+                f"{c.b10}/{c.b01}",
+                pvalue(c.p_value),
+                pvalue(c.p_holm),
+                verdict,
+            ]
+        )
+    header = [
+        "pair (a vs b)",
+        "n",
+        "exec@1 a",
+        "exec@1 b",
+        "Δ a−b [95% CI]",
+        "win/tie/loss",
+        "discordant a-only/b-only",
+        "exact McNemar p",
+        "Holm p",
+        f"Holm p < {SIGNIFICANCE}",
+    ]
+    note = _p(
+        "Per-query exec@1 compared pairwise: wins, ties and losses of a; exact McNemar test over the discordant queries; Holm's correction over all pairs."
+    )
     return note + table(header, rows, numeric=[False, *([True] * 8), False], id_="significance")
 
 
@@ -96,8 +119,10 @@ def _operators(result: FolderResult) -> Markup:
             rate = s.analyses.per_operator.get(op)
             cells.append(f"{pct(rate.rate)} ({rate.outranks}/{rate.n})" if rate else "n/a")
         rows.append(cells)
-    note = _p(f"Of the n queries with a mutant of the operator in their pool, the share where that mutant "
-              f"{outranks_phrase(result.tie_policy)} the canonical solution.")
+    note = _p(
+        f"Of the n queries with a mutant of the operator in their pool, the share where that mutant "
+        f"{outranks_phrase(result.tie_policy)} the canonical solution."
+    )
     body = table(["operator", "n", *(s.name for s in systems)], rows, numeric=[False, *([True] * (len(systems) + 1))], id_="operators")
     return note + body + chart("operators", "per-operator chart")
 
@@ -109,8 +134,7 @@ def _languages(result: FolderResult) -> Markup:
         return _p(f"Every query is in one language ({languages[0] if languages else result.dataset.language or 'unknown'}).")
     measures = sorted({m for s in systems for v in s.by_language.values() for m in v if m != "n"})
     rows: list[list[Cell]] = [
-        [s.name, g, f"{v.get('n', 0):g}", *(f"{v[m]:.3f}" if m in v else "n/a" for m in measures)]
-        for s in systems for g, v in sorted(s.by_language.items())
+        [s.name, g, f"{v.get('n', 0):g}", *(f"{v[m]:.3f}" if m in v else "n/a" for m in measures)] for s in systems for g, v in sorted(s.by_language.items())
     ]
     body = table(["system", "query language", "queries", *measures], rows, numeric=[False, False, *([True] * (len(measures) + 1))], id_="languages")
     return body + chart("languages", "per-language chart")
@@ -139,10 +163,18 @@ def describe(value: Any, depth: int = 0) -> Markup:
 def _system_block(system: SystemSummary) -> Markup:
     stages = system.name.split(">>")
     kind = "first stage " + join((tag("code", s.strip()) for s in stages), " >> reranker ") if len(stages) > 1 else esc("retriever")
-    facts = [("spec", tag("code", system.spec)), ("kind", kind), ("queries", system.queries), ("texts encoded", system.encoded_texts),
-             ("ties with a mutant", pct(system.tie_rate))]
-    extra = "".join(tag("div", tag("h4", f.name.replace("_", " ")) + describe(getattr(system, f.name)), class_="field")
-                    for f in fields(system) if f.name not in SHOWN_FIELDS and getattr(system, f.name) is not None)
+    facts = [
+        ("spec", tag("code", system.spec)),
+        ("kind", kind),
+        ("queries", system.queries),
+        ("texts encoded", system.encoded_texts),
+        ("ties with a mutant", pct(system.tie_rate)),
+    ]
+    extra = "".join(
+        tag("div", tag("h4", f.name.replace("_", " ")) + describe(getattr(system, f.name)), class_="field")
+        for f in fields(system)
+        if f.name not in SHOWN_FIELDS and getattr(system, f.name) is not None
+    )
     items = "".join(tag("dt", k) + tag("dd", v) for k, v in facts)
     config = tag("details", tag("summary", "configuration") + tag("pre", json.dumps(system.config, indent=2, sort_keys=True, default=str)))
     return tag("div", tag("h3", system.name) + tag("dl", Markup(items)) + Markup(extra) + config, class_="system-card")
@@ -163,11 +195,17 @@ def _browser(result: FolderResult) -> Markup:
         + tag("label", "outcome " + tag("select", outcome_options, id="qb-outcome"))
     )
     header = "".join(tag("th", h) for h in ("query", "system", "canonical rank", "outcome", "outranked by"))
-    listing = tag("div", tag("p", "", id="qb-count", class_="note", aria_live="polite")
-                  + tag("div", tag("table", Markup(f"<thead><tr>{header}</tr></thead>") + tag("tbody", "", id="qb-rows"), id="qb-table"),
-                        class_="table-wrap qb-list"))
-    detail = tag("div", _p("Choose a row to see the query, its top 10 and the diff between the canonical program and the document that beat it."),
-                 id="qb-detail", class_="qb-detail")
+    listing = tag(
+        "div",
+        tag("p", "", id="qb-count", class_="note", aria_live="polite")
+        + tag("div", tag("table", Markup(f"<thead><tr>{header}</tr></thead>") + tag("tbody", "", id="qb-rows"), id="qb-table"), class_="table-wrap qb-list"),
+    )
+    detail = tag(
+        "div",
+        _p("Choose a row to see the query, its top 10 and the diff between the canonical program and the document that beat it."),
+        id="qb-detail",
+        class_="qb-detail",
+    )
     note = _p("One row per system and query. Search matches query and task ids; choose a row for its ranked list.")
     return tag("div", note + tag("div", controls, class_="qb-controls") + tag("div", listing + detail, class_="qb-panes"), id="qb", hidden="hidden")
 
@@ -180,11 +218,19 @@ def _timing(result: FolderResult) -> Markup:
 def _intro(result: FolderResult) -> Markup:
     d = result.dataset
     manifest = d.manifest_sha256[:16] if d.manifest_sha256 else "none"
-    facts = [("folder", d.name), ("task", d.task or "?"), ("language", d.language or "?"), ("split", d.split), ("queries", d.queries),
-             ("documents", d.documents), ("tie policy", result.tie_policy), ("toolkit", result.toolkit_version), ("manifest sha256", manifest)]
+    facts = [
+        ("folder", d.name),
+        ("task", d.task or "?"),
+        ("language", d.language or "?"),
+        ("split", d.split),
+        ("queries", d.queries),
+        ("documents", d.documents),
+        ("tie policy", result.tie_policy),
+        ("toolkit", result.toolkit_version),
+        ("manifest sha256", manifest),
+    ]
     items = "".join(tag("li", tag("span", k, class_="k") + " " + tag("span", v, class_="v")) for k, v in facts)
-    text = ("Documents are canonical solutions and execution-verified failing near clones; 95% intervals come from a seeded "
-            "query bootstrap.")
+    text = "Documents are canonical solutions and execution-verified failing near clones; 95% intervals come from a seeded query bootstrap."
     return tag("p", text, class_="lede") + tag("ul", Markup(items), class_="facts")
 
 

@@ -72,8 +72,7 @@ def _row(cells: Sequence[Cell], cell_tag: str, numeric: Sequence[bool]) -> Marku
     return Markup("<tr>" + "".join(parts) + "</tr>")
 
 
-def table(header: Sequence[str], rows: Sequence[Sequence[Cell]], *, numeric: Sequence[bool] = (), caption: str | None = None,
-          id_: str | None = None) -> Markup:
+def table(header: Sequence[str], rows: Sequence[Sequence[Cell]], *, numeric: Sequence[bool] = (), caption: str | None = None, id_: str | None = None) -> Markup:
     """A table in a horizontally scrollable wrapper; ``numeric[i]`` right-aligns column ``i``."""
     head = Markup("<thead>" + str(_row(header, "th", numeric)) + "</thead>")
     body = Markup("<tbody>" + "".join(_row(r, "td", numeric) for r in rows) + "</tbody>")

@@ -61,7 +61,7 @@ def render_page(title: str, intro: Markup, sections: Sequence[Section], charts: 
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{esc(title)}</title>\n<style>\n{asset('report.css')}</style>\n</head>\n<body>\n"
-        f'<header><h1>{esc(title)}</h1>{intro}</header>\n{_toc(sections)}\n'
+        f"<header><h1>{esc(title)}</h1>{intro}</header>\n{_toc(sections)}\n"
         f'<noscript><p class="note">{esc(NO_SCRIPT)}</p></noscript>\n'
         f"<main>{body}</main>\n{embedded}\n{scripts}\n</body>\n</html>\n"
     )

@@ -22,8 +22,7 @@ PROVIDERS: dict[str, type[ApiEncoder]] = {
 def api_encoder(provider: str, model: str, *, transport: Transport | None = None) -> ApiEncoder:
     """The encoder for ``provider`` (one of :data:`PROVIDERS`) and ``model``."""
     if provider not in PROVIDERS:
-        raise ExecIRError(f"unknown embedding API provider '{provider}'; "
-                          f"known: {', '.join(sorted(PROVIDERS))}")
+        raise ExecIRError(f"unknown embedding API provider '{provider}'; known: {', '.join(sorted(PROVIDERS))}")
     return PROVIDERS[provider](model, transport=transport)
 
 

@@ -41,9 +41,7 @@ TIMEOUT_S = 120.0
 
 def urllib_transport(url: str, headers: dict[str, str], body: dict[str, Any]) -> dict[str, Any]:
     """POST ``body`` as JSON and parse the JSON answer; HTTP errors become ExecIRError."""
-    request = urllib.request.Request(
-        url, data=json.dumps(body).encode("utf-8"), method="POST",
-        headers={**headers, "Content-Type": "application/json"})
+    request = urllib.request.Request(url, data=json.dumps(body).encode("utf-8"), method="POST", headers={**headers, "Content-Type": "application/json"})
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
             return json.loads(response.read().decode("utf-8"))
@@ -106,9 +104,14 @@ class ApiEncoder:
         return {**self.role_options(role), **self.task_options(role, self.task)}
 
     def cache_key(self, role: Role) -> KeyFields:
-        return {"model": f"{self.provider}:{self.model}", "revision": "hosted", "role": role,
-                "prompt": json.dumps(self.request_options(role), sort_keys=True),
-                "max_seq_length": None, "normalize": True}
+        return {
+            "model": f"{self.provider}:{self.model}",
+            "revision": "hosted",
+            "role": role,
+            "prompt": json.dumps(self.request_options(role), sort_keys=True),
+            "max_seq_length": None,
+            "normalize": True,
+        }
 
     def encode(self, texts: Sequence[str], *, role: Role, batch_size: int = 64) -> np.ndarray:
         size = max(1, min(batch_size, self.max_batch))
@@ -125,10 +128,15 @@ class ApiEncoder:
 
     def config(self) -> dict[str, Any]:
         """JSON-able resolved configuration."""
-        return {"provider": self.provider, "model": self.model, "url": self.url,
-                "query_options": self.request_options("query"),
-                "document_options": self.request_options("document"), "normalize": True,
-                "options_by_task": dict(self.options_by_task)}
+        return {
+            "provider": self.provider,
+            "model": self.model,
+            "url": self.url,
+            "query_options": self.request_options("query"),
+            "document_options": self.request_options("document"),
+            "normalize": True,
+            "options_by_task": dict(self.options_by_task),
+        }
 
 
 def by_index(data: list[dict[str, Any]]) -> list[list[float]]:

@@ -25,8 +25,7 @@ class CohereEncoder(ApiEncoder):
         return {"input_type": INPUT_TYPES[role]}
 
     def body(self, texts: list[str], role: Role) -> dict[str, Any]:
-        return {"model": self.model, "texts": texts, **self.request_options(role),
-                "embedding_types": ["float"]}
+        return {"model": self.model, "texts": texts, **self.request_options(role), "embedding_types": ["float"]}
 
     def vectors(self, response: dict[str, Any]) -> list[list[float]]:
         return response["embeddings"]["float"]

@@ -81,12 +81,12 @@ def is_pure(node: ast.AST) -> bool:
     """An expression without side effects: names, constants, attribute and subscript reads,
     operators, displays, and calls of :data:`PURE_CALLS` with pure arguments."""
     if isinstance(node, ast.Call):
-        return (isinstance(node.func, ast.Name) and node.func.id in PURE_CALLS and not node.keywords
-                and all(is_pure(arg) for arg in node.args))
+        return isinstance(node.func, ast.Name) and node.func.id in PURE_CALLS and not node.keywords and all(is_pure(arg) for arg in node.args)
     if isinstance(node, (ast.Name, ast.Constant)):
         return True
-    if isinstance(node, (ast.Attribute, ast.Subscript, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp,
-                         ast.Tuple, ast.List, ast.Set, ast.Slice, ast.Starred)):
+    if isinstance(
+        node, (ast.Attribute, ast.Subscript, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.Tuple, ast.List, ast.Set, ast.Slice, ast.Starred)
+    ):
         return all(is_pure(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr))
     return False
 
@@ -103,7 +103,7 @@ def owns_lines(source: SourceText, node: ast.stmt) -> bool:
     """Nothing but indentation before the statement and nothing but a comment after it."""
     end = source.node_span(node)[1]
     newline = source.text.find("\n", end)
-    rest = source.text[end:len(source.text) if newline < 0 else newline].strip()
+    rest = source.text[end : len(source.text) if newline < 0 else newline].strip()
     return line_indent(source, node) is not None and (not rest or rest.startswith("#"))
 
 

@@ -44,7 +44,7 @@ def _swap_around(source: SourceText, node: ast.expr, left: ast.expr, right: ast.
         return None
     if wrap_left:
         left_text = f"({left_text})"
-    space_before = before[len(before.rstrip()):]
+    space_before = before[len(before.rstrip()) :]
     space_after = after[: len(after) - len(after.lstrip())]
     return SpanEdit(start, end, f"{right_text}{space_before}{tokens[0].string}{space_after}{left_text}")
 
@@ -66,7 +66,7 @@ def _binop_edits(source: SourceText, node: ast.BinOp) -> Iterator[SpanEdit]:
         return
     if not (is_pure(left) or is_pure(right)):
         return
-    left_text = source.text[source.node_span(node)[0]:source.node_span(left)[1]].strip()
+    left_text = source.text[source.node_span(node)[0] : source.node_span(left)[1]].strip()
     same_level = isinstance(left, ast.BinOp) and _PRECEDENCE.get(type(left.op), 9) <= _PRECEDENCE[type(node.op)]
     edit = _swap_around(source, node, left, right, same_level and not left_text.startswith("("))
     if edit is not None:
@@ -89,8 +89,14 @@ def _safe_operand(node: ast.AST) -> bool:
         return _safe_operand(node.operand)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
         return _safe_operand(node.left) and _safe_operand(node.right)
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1
-            and isinstance(node.args[0], ast.Name) and not node.keywords)
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Name)
+        and not node.keywords
+    )
 
 
 def _boolop_edits(source: SourceText, node: ast.BoolOp) -> Iterator[SpanEdit]:

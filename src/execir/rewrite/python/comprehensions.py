@@ -78,7 +78,7 @@ def _render(source: SourceText, stmt: ast.stmt, call: str, comp: ast.ListComp | 
         test = element if call == "any" else _negated(source, comp.elt)
         verdict = "True" if call == "any" else "False"
         lines = [*heads, f"{inner}if {test}:", f"{inner}{step}return {verdict}", f"{indent}return {'False' if call == 'any' else 'True'}"]
-        return "\n".join(lines)[len(indent):]
+        return "\n".join(lines)[len(indent) :]
     else:
         test = element if call == "any" else _negated(source, comp.elt)
         init = "False" if call == "any" else "True"
@@ -86,7 +86,7 @@ def _render(source: SourceText, stmt: ast.stmt, call: str, comp: ast.ListComp | 
         if len(comp.generators) > 1:
             return None  # break leaves only the innermost loop
     tail = [f"{indent}return {acc}"] if returning else after
-    return "\n".join([f"{indent}{acc} = {init}", *heads, *action, *tail])[len(indent):]
+    return "\n".join([f"{indent}{acc} = {init}", *heads, *action, *tail])[len(indent) :]
 
 
 def _site(stmt: ast.stmt) -> tuple[str, ast.ListComp | ast.GeneratorExp, str | None] | None:
@@ -100,8 +100,14 @@ def _site(stmt: ast.stmt) -> tuple[str, ast.ListComp | ast.GeneratorExp, str | N
         target = stmt.targets[0].id
     if isinstance(value, ast.ListComp):
         return "list", value, target
-    if (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in _REDUCERS
-            and len(value.args) == 1 and not value.keywords and isinstance(value.args[0], (ast.GeneratorExp, ast.ListComp))):
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in _REDUCERS
+        and len(value.args) == 1
+        and not value.keywords
+        and isinstance(value.args[0], (ast.GeneratorExp, ast.ListComp))
+    ):
         return value.func.id, value.args[0], target
     return None
 
@@ -140,16 +146,28 @@ def _append(stmt: ast.stmt, acc: str) -> ast.expr | None:
         return None
     call = stmt.value
     func = call.func
-    if (isinstance(func, ast.Attribute) and func.attr == "append" and isinstance(func.value, ast.Name) and func.value.id == acc
-            and len(call.args) == 1 and not call.keywords and not isinstance(call.args[0], ast.Starred)):
+    if (
+        isinstance(func, ast.Attribute)
+        and func.attr == "append"
+        and isinstance(func.value, ast.Name)
+        and func.value.id == acc
+        and len(call.args) == 1
+        and not call.keywords
+        and not isinstance(call.args[0], ast.Starred)
+    ):
         return call.args[0]
     return None
 
 
 def _pattern(first: ast.stmt, loop: ast.stmt) -> tuple[str, ast.expr | None, ast.expr] | None:
     """(accumulator, condition, element) of ``acc = []`` followed by ``for x in xs: [if c:] acc.append(e)``."""
-    if not (isinstance(first, ast.Assign) and len(first.targets) == 1 and isinstance(first.targets[0], ast.Name)
-            and isinstance(first.value, ast.List) and not first.value.elts):
+    if not (
+        isinstance(first, ast.Assign)
+        and len(first.targets) == 1
+        and isinstance(first.targets[0], ast.Name)
+        and isinstance(first.value, ast.List)
+        and not first.value.elts
+    ):
         return None
     if not isinstance(loop, ast.For) or loop.orelse or len(loop.body) != 1:
         return None

@@ -57,8 +57,14 @@ def _invariant(stop: ast.expr, body: list[ast.stmt], var: str) -> bool:
         return _invariant(stop.operand, body, var)
     if isinstance(stop, ast.BinOp) and isinstance(stop.op, _ARITH):
         return _invariant(stop.left, body, var) and _invariant(stop.right, body, var)
-    if (isinstance(stop, ast.Call) and isinstance(stop.func, ast.Name) and stop.func.id == "len" and len(stop.args) == 1
-            and not stop.keywords and isinstance(stop.args[0], ast.Name)):
+    if (
+        isinstance(stop, ast.Call)
+        and isinstance(stop.func, ast.Name)
+        and stop.func.id == "len"
+        and len(stop.args) == 1
+        and not stop.keywords
+        and isinstance(stop.args[0], ast.Name)
+    ):
         return stop.args[0].id not in bound and _only_read(stop.args[0].id, body)
     return False
 
@@ -84,15 +90,17 @@ def _used_elsewhere(function: ast.AST, loop: ast.For, var: str) -> bool:
     """The loop variable is used outside the loop other than as another ``for`` loop's target
     variable (whose loop binds it before reading), or by a nested scope inside the loop."""
     inside = {id(node) for node in ast.walk(loop)}
-    other_loops = {id(node) for other in ast.walk(function) if isinstance(other, ast.For) and other is not loop
-                   and isinstance(other.target, ast.Name) and other.target.id == var and id(other) not in inside
-                   for node in ast.walk(other)}
+    other_loops = {
+        id(node)
+        for other in ast.walk(function)
+        if isinstance(other, ast.For) and other is not loop and isinstance(other.target, ast.Name) and other.target.id == var and id(other) not in inside
+        for node in ast.walk(other)
+    }
     for node in ast.walk(function):
         if isinstance(node, ast.Name) and node.id == var and id(node) not in inside and id(node) not in other_loops:
             return True
     for node in own_nodes(loop):
-        if isinstance(node, (*FUNCTIONS, ast.Lambda, ast.ClassDef)) and any(
-                isinstance(n, ast.Name) and n.id == var for n in ast.walk(node)):
+        if isinstance(node, (*FUNCTIONS, ast.Lambda, ast.ClassDef)) and any(isinstance(n, ast.Name) and n.id == var for n in ast.walk(node)):
             return True
     return False
 
@@ -117,7 +125,7 @@ def _rewrite(source: SourceText, loop: ast.For, function: ast.AST) -> SpanEdit |
     body_end = statement_end(source, loop.body[-1])
     first = "0" if start is None else expr_text(source, start)
     header = f"{var} = {first}\n{indent}while {var} < {expr_text(source, stop)}:"
-    body = source.text[colon + 1:body_end]
+    body = source.text[colon + 1 : body_end]
     return SpanEdit(loop_start, body_end, f"{header}{body}\n{inner}{var} += {step}")
 
 

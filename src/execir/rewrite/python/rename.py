@@ -61,8 +61,7 @@ def _blocked(function: ast.AST) -> bool:
 
 
 def _in_fstring(function: ast.AST, name: str) -> bool:
-    return any(isinstance(node, ast.JoinedStr) and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
-               for node in ast.walk(function))
+    return any(isinstance(node, ast.JoinedStr) and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node)) for node in ast.walk(function))
 
 
 def _rename(source: SourceText, function: ast.AST, old: str, new: str) -> SpanEdit | None:

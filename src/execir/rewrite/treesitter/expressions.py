@@ -25,8 +25,11 @@ def _simple(node: Node, syntax: Syntax) -> bool:
     """An identifier, a literal, or member access and indexing built from those."""
     if node.type not in syntax.simple:
         return False
-    return all(_simple(child, syntax) or child.type in ("field_identifier", "property_identifier")
-               for child in node.named_children if node.type in syntax.member | syntax.index)
+    return all(
+        _simple(child, syntax) or child.type in ("field_identifier", "property_identifier")
+        for child in node.named_children
+        if node.type in syntax.member | syntax.index
+    )
 
 
 def swap_commutative(program: Program, syntax: Syntax, reserved: frozenset[str]) -> Iterator[SpanEdit]:
@@ -39,7 +42,7 @@ def swap_commutative(program: Program, syntax: Syntax, reserved: frozenset[str])
             continue
         left, right = operands
         if _simple(left, syntax) and _simple(right, syntax) and program.source(left) != program.source(right):
-            middle = program.text[program.span(left)[1]:program.span(right)[0]]
+            middle = program.text[program.span(left)[1] : program.span(right)[0]]
             yield program.replace(node, program.source(right) + middle + program.source(left))
 
 

@@ -111,7 +111,6 @@ def native_tests(prompt: str, test: str) -> str:
     return tests_header(prompt) + "\n" + test
 
 
-
 def load(root: Path | None = None) -> list[NativeTask]:
     """The 164 tasks (empty when the shared data is absent)."""
     root = root or shared_data()

@@ -33,7 +33,6 @@ def assemble(record: dict, body: str) -> tuple[str, str]:
     return record["prompt"] + body, record["test"]
 
 
-
 def _unrenamed(text: str) -> str:
     for new, old in _RENAMES.items():
         text = text.replace(new, old)

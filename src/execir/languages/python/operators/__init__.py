@@ -116,9 +116,7 @@ def _spec(function: Operator, family: str) -> OperatorSpec[PythonProgram]:
     return OperatorSpec(function.__name__, family, apply)
 
 
-OPERATORS: tuple[OperatorSpec[PythonProgram], ...] = tuple(
-    _spec(function, family) for function, family in sorted(_FAMILIES, key=lambda pair: pair[0].__name__)
-)
+OPERATORS: tuple[OperatorSpec[PythonProgram], ...] = tuple(_spec(function, family) for function, family in sorted(_FAMILIES, key=lambda pair: pair[0].__name__))
 """Every Python operator with its family, in name order."""
 
 FUNCTIONS: dict[str, Operator] = {function.__name__: function for function, _ in _FAMILIES}

@@ -37,9 +37,7 @@ BITWISE: SwapTable = {
 }
 
 
-def _binop_swaps(
-    tree: ast.Module, source: SourceText, table: SwapTable
-) -> Iterator[SpanEdit]:
+def _binop_swaps(tree: ast.Module, source: SourceText, table: SwapTable) -> Iterator[SpanEdit]:
     for node in nodes_of(tree, ast.BinOp):
         entry = table.get(type(node.op))
         if entry is None or is_text(node.left) or is_text(node.right):

@@ -28,11 +28,7 @@ _ANNOTATION_FIELDS: dict[type[ast.AST], frozenset[str]] = {
 
 def _is_string_statement(node: ast.AST) -> bool:
     """A bare string statement (docstring or comment-like literal)."""
-    return (
-        isinstance(node, ast.Expr)
-        and isinstance(node.value, ast.Constant)
-        and isinstance(node.value.value, str)
-    )
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
 
 
 _CODE_NODES: weakref.WeakKeyDictionary[ast.AST, tuple[ast.AST, ...]] = weakref.WeakKeyDictionary()
@@ -60,11 +56,7 @@ def _walk_code(tree: ast.AST) -> Iterator[ast.AST]:
                 continue
             children = value if isinstance(value, list) else [value]
             stack.extend(
-                child
-                for child in reversed(children)
-                if isinstance(child, ast.AST)
-                and not isinstance(child, ast.JoinedStr)
-                and not _is_string_statement(child)
+                child for child in reversed(children) if isinstance(child, ast.AST) and not isinstance(child, ast.JoinedStr) and not _is_string_statement(child)
             )
 
 
@@ -73,19 +65,13 @@ def nodes_of(tree: ast.AST, kind: type[NodeT] | tuple[type[NodeT], ...]) -> Iter
     return (node for node in code_nodes(tree) if isinstance(node, kind))
 
 
-def operator_span(
-    source: SourceText, left: ast.AST, right: ast.AST, expected: str
-) -> tuple[int, int] | None:
+def operator_span(source: SourceText, left: ast.AST, right: ast.AST, expected: str) -> tuple[int, int] | None:
     """Span of the operator tokens between two operands, if they spell ``expected``.
 
     ``expected`` is the operator as space-separated tokens (``"not in"``); parentheses around the
     operands are ignored. Returns None when the tokens differ (the edit is then skipped).
     """
-    tokens = [
-        tok
-        for tok in source.tokens_in(source.node_span(left)[1], source.node_span(right)[0])
-        if tok.string not in ("(", ")")
-    ]
+    tokens = [tok for tok in source.tokens_in(source.node_span(left)[1], source.node_span(right)[0]) if tok.string not in ("(", ")")]
     if not tokens or " ".join(tok.string for tok in tokens) != expected:
         return None
     return tokens[0].start, tokens[-1].end
@@ -109,9 +95,7 @@ def swaps_at(span: tuple[int, int] | None, replacements: Iterable[str]) -> Itera
 
 def is_text(node: ast.AST) -> bool:
     """A string or bytes literal or an f-string."""
-    return isinstance(node, ast.JoinedStr) or (
-        isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))
-    )
+    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)))
 
 
 def int_literal(node: ast.AST) -> int | None:

@@ -11,9 +11,20 @@ from execir.languages.python.source import SourceText
 from execir.mutate.edits import SpanEdit
 
 METHOD_ANTONYMS: dict[str, str] = {
-    "lower": "upper", "upper": "lower", "islower": "isupper", "isupper": "islower",
-    "startswith": "endswith", "endswith": "startswith", "lstrip": "rstrip", "rstrip": "lstrip",
-    "find": "rfind", "rfind": "find", "ljust": "rjust", "rjust": "ljust", "ceil": "floor", "floor": "ceil",
+    "lower": "upper",
+    "upper": "lower",
+    "islower": "isupper",
+    "isupper": "islower",
+    "startswith": "endswith",
+    "endswith": "startswith",
+    "lstrip": "rstrip",
+    "rstrip": "lstrip",
+    "find": "rfind",
+    "rfind": "find",
+    "ljust": "rjust",
+    "rjust": "ljust",
+    "ceil": "floor",
+    "floor": "ceil",
 }
 """Method name -> its mirror image (same signature, opposite end or case)."""
 
@@ -34,9 +45,7 @@ def arg_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
                 yield SpanEdit(start, end, second + middle + first)
 
 
-def _builtin_swap(
-    tree: ast.Module, source: SourceText, names: tuple[str, str]
-) -> Iterator[SpanEdit]:
+def _builtin_swap(tree: ast.Module, source: SourceText, names: tuple[str, str]) -> Iterator[SpanEdit]:
     for call in nodes_of(tree, ast.Call):
         if isinstance(call.func, ast.Name) and call.func.id in names:
             start, end = source.node_span(call.func)
@@ -63,9 +72,17 @@ def method_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
 
 
 RELATED_METHODS: dict[str, tuple[str, ...]] = {
-    "swapcase": ("lower", "upper"), "capitalize": ("upper", "title"), "title": ("capitalize", "upper"),
-    "sort": ("reverse",), "reverse": ("sort",), "keys": ("values",), "values": ("keys",),
-    "index": ("find",), "isdigit": ("isalpha",), "isalpha": ("isdigit",), "extend": ("append",),
+    "swapcase": ("lower", "upper"),
+    "capitalize": ("upper", "title"),
+    "title": ("capitalize", "upper"),
+    "sort": ("reverse",),
+    "reverse": ("sort",),
+    "keys": ("values",),
+    "values": ("keys",),
+    "index": ("find",),
+    "isdigit": ("isalpha",),
+    "isalpha": ("isdigit",),
+    "extend": ("append",),
     "append": ("extend",),
 }
 """Method name -> methods of the same receiver that are easily confused with it (beyond the

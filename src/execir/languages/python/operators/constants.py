@@ -19,9 +19,17 @@ from execir.languages.python.source import SourceText
 from execir.mutate.edits import SpanEdit
 
 _IDENTITIES: dict[type[ast.operator], tuple[tuple[int, ...], tuple[int, ...]]] = {
-    ast.Add: ((0,), (0,)), ast.Sub: ((), (0,)), ast.Mult: ((1,), (1,)), ast.Div: ((), (0, 1)),
-    ast.FloorDiv: ((), (0, 1)), ast.Mod: ((), (0,)), ast.Pow: ((), (0, 1)), ast.BitOr: ((0,), (0,)),
-    ast.BitXor: ((0,), (0,)), ast.LShift: ((), (0,)), ast.RShift: ((), (0,)),
+    ast.Add: ((0,), (0,)),
+    ast.Sub: ((), (0,)),
+    ast.Mult: ((1,), (1,)),
+    ast.Div: ((), (0, 1)),
+    ast.FloorDiv: ((), (0, 1)),
+    ast.Mod: ((), (0,)),
+    ast.Pow: ((), (0, 1)),
+    ast.BitOr: ((0,), (0,)),
+    ast.BitXor: ((0,), (0,)),
+    ast.LShift: ((), (0,)),
+    ast.RShift: ((), (0,)),
 }
 """Operator -> (values a literal must not become as its left operand, as its right operand):
 identities (``x + 0``, ``x * 1``), ``** 0`` (nobody writes it) and division by zero (a crash,

@@ -39,9 +39,7 @@ def _elements(source: SourceText, table: dict[int, Context], node: ast.AST) -> l
         if any(key is None for key in node.keys):
             return None
         return [
-            (outer_span(source, k, table.get(id(k)))[0], outer_span(source, v, table.get(id(v)))[1])
-            for k, v in zip(node.keys, node.values)
-            if k is not None
+            (outer_span(source, k, table.get(id(k)))[0], outer_span(source, v, table.get(id(v)))[1]) for k, v in zip(node.keys, node.values) if k is not None
         ]
     return None
 

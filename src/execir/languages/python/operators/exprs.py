@@ -19,9 +19,19 @@ from execir.mutate.edits import SpanEdit
 ATOM = 15
 
 _BINOP_LEVEL: dict[type[ast.operator], int] = {
-    ast.BitOr: 6, ast.BitXor: 7, ast.BitAnd: 8, ast.LShift: 9, ast.RShift: 9,
-    ast.Add: 10, ast.Sub: 10, ast.Mult: 11, ast.Div: 11, ast.FloorDiv: 11, ast.Mod: 11,
-    ast.MatMult: 11, ast.Pow: 13,
+    ast.BitOr: 6,
+    ast.BitXor: 7,
+    ast.BitAnd: 8,
+    ast.LShift: 9,
+    ast.RShift: 9,
+    ast.Add: 10,
+    ast.Sub: 10,
+    ast.Mult: 11,
+    ast.Div: 11,
+    ast.FloorDiv: 11,
+    ast.Mod: 11,
+    ast.MatMult: 11,
+    ast.Pow: 13,
 }
 
 
@@ -143,9 +153,7 @@ def _is_call_paren(source: SourceText, paren: int, context: Context | None) -> b
     return len(between) == 1
 
 
-def replace_with(
-    source: SourceText, table: dict[int, Context], node: ast.AST, keep: ast.AST
-) -> SpanEdit:
+def replace_with(source: SourceText, table: dict[int, Context], node: ast.AST, keep: ast.AST) -> SpanEdit:
     """Replace ``node`` by its descendant ``keep`` as written (with ``keep``'s own grouping
     parens). ``node``'s grouping parens go when ``keep`` needs none there (and fits on one line);
     parens are added when ``keep`` binds looser than ``node``'s place requires."""

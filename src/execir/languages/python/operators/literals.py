@@ -41,10 +41,7 @@ def _is_step(node: ast.AST, context: Context) -> bool:
     parent = context.parent
     if isinstance(parent, ast.Slice):
         return context.field == "step"
-    return (
-        isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "range"
-        and len(parent.args) == 3 and parent.args[2] is node
-    )
+    return isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "range" and len(parent.args) == 3 and parent.args[2] is node
 
 
 def bool_literal_flip(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:

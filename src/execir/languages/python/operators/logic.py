@@ -39,9 +39,7 @@ COMPARE_FLIP: dict[type[ast.cmpop], tuple[str, str]] = {
 """Direction flips: operator type -> (symbol, replacement)."""
 
 
-def _compare_edits(
-    tree: ast.Module, source: SourceText, table: dict[type[ast.cmpop], tuple[str, str]]
-) -> Iterator[SpanEdit]:
+def _compare_edits(tree: ast.Module, source: SourceText, table: dict[type[ast.cmpop], tuple[str, str]]) -> Iterator[SpanEdit]:
     for node in nodes_of(tree, ast.Compare):
         operands = [node.left, *node.comparators]
         for index, op in enumerate(node.ops):

@@ -48,9 +48,7 @@ def binary_operand_delete(tree: ast.Module, source: SourceText) -> Iterator[Span
             yield replace_with(source, table, node, keep)
 
 
-def _swapped(
-    source: SourceText, table: dict[int, Context], left: ast.AST, right: ast.AST
-) -> SpanEdit | None:
+def _swapped(source: SourceText, table: dict[int, Context], left: ast.AST, right: ast.AST) -> SpanEdit | None:
     """``left OP right`` -> ``right OP left`` (each parenthesized if its new place needs it)."""
     left_span = outer_span(source, left, table.get(id(left)))
     right_span = outer_span(source, right, table.get(id(right)))
@@ -66,11 +64,7 @@ def _swapped(
 
 def _is_sequence(node: ast.AST) -> bool:
     """A string, list or slice: ``+`` on it concatenates, so operand order matters."""
-    return (
-        is_text(node)
-        or isinstance(node, (ast.List, ast.ListComp))
-        or (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice))
-    )
+    return is_text(node) or isinstance(node, (ast.List, ast.ListComp)) or (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice))
 
 
 def operand_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
@@ -84,9 +78,7 @@ def operand_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
     table = parents(tree)
     for node in nodes_of(tree, (ast.BinOp, ast.Compare)):
         if isinstance(node, ast.BinOp):
-            ordered = isinstance(node.op, _NON_COMMUTATIVE) or (
-                isinstance(node.op, ast.Add) and (_is_sequence(node.left) or _is_sequence(node.right))
-            )
+            ordered = isinstance(node.op, _NON_COMMUTATIVE) or (isinstance(node.op, ast.Add) and (_is_sequence(node.left) or _is_sequence(node.right)))
             if not ordered or _is_formatting(node):
                 continue
             left, right = node.left, node.right

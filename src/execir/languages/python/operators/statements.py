@@ -16,11 +16,7 @@ _BLOCK_FIELDS = ("body", "orelse", "finalbody")
 
 def is_guard(node: ast.stmt) -> bool:
     """An ``if`` without ``else`` whose body only leaves (return/raise/continue/break)."""
-    return (
-        isinstance(node, ast.If)
-        and not node.orelse
-        and all(isinstance(statement, EXITS) for statement in node.body)
-    )
+    return isinstance(node, ast.If) and not node.orelse and all(isinstance(statement, EXITS) for statement in node.body)
 
 
 def blocks(tree: ast.AST) -> Iterator[tuple[str, list[ast.stmt]]]:
@@ -77,8 +73,6 @@ def _with_separator(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-
-
 def guard_delete(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:
     """Delete one guard ``if`` statement (``pass`` replaces it when it was alone in its block)."""
     for field, block in blocks(tree):
@@ -103,11 +97,7 @@ def statement_delete(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]
 
 
 def _is_string_statement(statement: ast.stmt) -> bool:
-    return (
-        isinstance(statement, ast.Expr)
-        and isinstance(statement.value, ast.Constant)
-        and isinstance(statement.value.value, str)
-    )
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) and isinstance(statement.value.value, str)
 
 
 def loop_control_swap(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]:

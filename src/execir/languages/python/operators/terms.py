@@ -25,10 +25,7 @@ def _int_valued(node: ast.AST) -> bool:
         return False
     if isinstance(node.op, (ast.Add, ast.Sub)) and int_literal(node.right) is not None:
         return False
-    return all(
-        not is_text(side) and not (isinstance(side, ast.Constant) and isinstance(side.value, float))
-        for side in (node.left, node.right)
-    )
+    return all(not is_text(side) and not (isinstance(side, ast.Constant) and isinstance(side.value, float)) for side in (node.left, node.right))
 
 
 def _term_places(tree: ast.Module) -> Iterator[ast.expr]:
@@ -79,4 +76,3 @@ def self_term_insert(tree: ast.Module, source: SourceText) -> Iterator[SpanEdit]
         equals = next((tok for tok in source.tokens_in(source.node_span(target)[1], source.node_span(value)[0]) if tok.string == "="), None)
         if equals is not None:
             yield SpanEdit(equals.start, equals.end, symbol + "=")
-

@@ -28,6 +28,7 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _NESTED = (*_SCOPES, ast.ClassDef, *_COMPREHENSIONS)
 
+
 def _params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[ast.arg]:
     args = node.args
     extra = [arg for arg in (args.vararg, args.kwarg) if arg is not None]

@@ -17,10 +17,26 @@ _RECEIVER_METHODS = frozenset({"replace", "strip", "lstrip", "rstrip", "encode",
 """Methods with arguments whose result stands for the receiver (``s.replace(a, b)`` -> ``s``);
 other methods are unwrapped to their receiver only when called without arguments."""
 
-_OPTIONAL_LAST = frozenset({
-    "round", "enumerate", "int", "sum", "pow", "get", "pop", "setdefault", "split", "rsplit", "find", "rfind",
-    "index", "count", "startswith", "endswith",
-})
+_OPTIONAL_LAST = frozenset(
+    {
+        "round",
+        "enumerate",
+        "int",
+        "sum",
+        "pow",
+        "get",
+        "pop",
+        "setdefault",
+        "split",
+        "rsplit",
+        "find",
+        "rfind",
+        "index",
+        "count",
+        "startswith",
+        "endswith",
+    }
+)
 """Callees whose last positional argument is optional (``round(x, 2)`` -> ``round(x)``)."""
 
 
@@ -66,8 +82,12 @@ def _unwrapped(call: ast.Call, modules: frozenset[str]) -> Iterator[ast.expr]:
 def _innermost(node: ast.expr) -> ast.expr:
     """The argument at the bottom of a chain of one-argument calls (``list(set(l))`` -> ``l``)."""
     while (
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in _KEEP_CALLS
-        and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred)
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id not in _KEEP_CALLS
+        and len(node.args) == 1
+        and not node.keywords
+        and not isinstance(node.args[0], ast.Starred)
     ):
         node = node.args[0]
     return node

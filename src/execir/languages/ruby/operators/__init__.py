@@ -77,6 +77,7 @@ _FAMILIES: tuple[tuple[Operator, str], ...] = (
     (variable_misuse, "variable"),
 )
 
+
 def _live(function: Operator) -> Operator:
     """The operator without the edits that fall in unreachable code (their mutants are equivalent)."""
 

@@ -12,11 +12,31 @@ from execir.languages.treesitter import Program
 from execir.mutate.edits import SpanEdit
 
 METHOD_MIRRORS: dict[str, str] = {
-    "upcase": "downcase", "upcase!": "downcase!", "first": "last", "start_with?": "end_with?", "ljust": "rjust",
-    "lstrip": "rstrip", "lstrip!": "rstrip!", "select": "reject", "select!": "reject!", "any?": "all?", "floor": "ceil",
-    "succ": "pred", "index": "rindex", "take": "drop", "take_while": "drop_while", "even?": "odd?", "positive?": "negative?",
-    "upto": "downto", "push": "unshift", "pop": "shift", "sub": "gsub", "sub!": "gsub!", "each_slice": "each_cons",
-    "keys": "values", "chomp": "chop",
+    "upcase": "downcase",
+    "upcase!": "downcase!",
+    "first": "last",
+    "start_with?": "end_with?",
+    "ljust": "rjust",
+    "lstrip": "rstrip",
+    "lstrip!": "rstrip!",
+    "select": "reject",
+    "select!": "reject!",
+    "any?": "all?",
+    "floor": "ceil",
+    "succ": "pred",
+    "index": "rindex",
+    "take": "drop",
+    "take_while": "drop_while",
+    "even?": "odd?",
+    "positive?": "negative?",
+    "upto": "downto",
+    "push": "unshift",
+    "pop": "shift",
+    "sub": "gsub",
+    "sub!": "gsub!",
+    "each_slice": "each_cons",
+    "keys": "values",
+    "chomp": "chop",
 }
 METHOD_MIRRORS.update({after: before for before, after in list(METHOD_MIRRORS.items())})
 """Method -> its mirror image (same call shape, opposite end, case, direction or parity), both ways."""
@@ -24,21 +44,63 @@ METHOD_MIRRORS.update({after: before for before, after in list(METHOD_MIRRORS.it
 MIN_MAX: dict[str, str] = {"min": "max", "max": "min", "min_by": "max_by", "max_by": "min_by"}
 
 ALIASES: tuple[frozenset[str], ...] = (
-    frozenset({"size", "length", "count"}), frozenset({"map", "collect"}), frozenset({"select", "filter"}),
-    frozenset({"reduce", "inject"}), frozenset({"to_a", "entries"}), frozenset({"find", "detect"}),
-    frozenset({"each_with_index", "each"}), frozenset({"flat_map", "collect_concat"}), frozenset({"include?", "member?"}),
+    frozenset({"size", "length", "count"}),
+    frozenset({"map", "collect"}),
+    frozenset({"select", "filter"}),
+    frozenset({"reduce", "inject"}),
+    frozenset({"to_a", "entries"}),
+    frozenset({"find", "detect"}),
+    frozenset({"each_with_index", "each"}),
+    frozenset({"flat_map", "collect_concat"}),
+    frozenset({"include?", "member?"}),
 )
 """Names that do the same thing (swapping them gives an equivalent program)."""
 
-NO_UNWRAP = frozenset({
-    "puts", "print", "p", "pp", "raise", "fail", "require", "require_relative", "lambda", "proc", "loop", "attr_reader", "attr_accessor", "new",
-})
+NO_UNWRAP = frozenset(
+    {
+        "puts",
+        "print",
+        "p",
+        "pp",
+        "raise",
+        "fail",
+        "require",
+        "require_relative",
+        "lambda",
+        "proc",
+        "loop",
+        "attr_reader",
+        "attr_accessor",
+        "new",
+    }
+)
 """Calls that are statements or constructors, not value transformations."""
 
-OPTIONAL_ARGUMENT = frozenset({
-    "join", "split", "round", "floor", "ceil", "sum", "to_s", "to_i", "first", "last", "min", "max", "flatten", "pop",
-    "shift", "sample", "rotate", "chomp", "lines", "digits", "squeeze",
-})
+OPTIONAL_ARGUMENT = frozenset(
+    {
+        "join",
+        "split",
+        "round",
+        "floor",
+        "ceil",
+        "sum",
+        "to_s",
+        "to_i",
+        "first",
+        "last",
+        "min",
+        "max",
+        "flatten",
+        "pop",
+        "shift",
+        "sample",
+        "rotate",
+        "chomp",
+        "lines",
+        "digits",
+        "squeeze",
+    }
+)
 """Methods whose only argument may be left out (the call still runs, with another meaning)."""
 
 ATTRIBUTE_SWAP_LIMIT = 3

@@ -17,17 +17,74 @@ from execir.languages.ruby.operators.nodes import ARITH_OPS, field, method_name,
 from execir.languages.ruby.operators.values import ARRAY_METHODS, STRING_METHODS, guess_kind
 from execir.languages.treesitter import Program
 
-COLLECTION_RECEIVERS = (ARRAY_METHODS | STRING_METHODS | {
-    "size", "length", "count", "each", "each_char", "empty?", "include?", "first", "last", "reverse", "sum", "max", "min",
-    "push", "pop", "shift", "unshift", "index", "each_with_index", "any?", "all?", "none?", "slice", "start_with?", "end_with?",
-    "max_by", "min_by", "inject", "reduce", "tally", "intersection", "union", "difference", "concat",
-}) - {"to_s", "inspect", "digits", "to_a", "to_i", "to_f", "abs", "floor", "ceil", "round"}
+COLLECTION_RECEIVERS = (
+    ARRAY_METHODS
+    | STRING_METHODS
+    | {
+        "size",
+        "length",
+        "count",
+        "each",
+        "each_char",
+        "empty?",
+        "include?",
+        "first",
+        "last",
+        "reverse",
+        "sum",
+        "max",
+        "min",
+        "push",
+        "pop",
+        "shift",
+        "unshift",
+        "index",
+        "each_with_index",
+        "any?",
+        "all?",
+        "none?",
+        "slice",
+        "start_with?",
+        "end_with?",
+        "max_by",
+        "min_by",
+        "inject",
+        "reduce",
+        "tally",
+        "intersection",
+        "union",
+        "difference",
+        "concat",
+    }
+) - {"to_s", "inspect", "digits", "to_a", "to_i", "to_f", "abs", "floor", "ceil", "round"}
 """Methods whose receiver is a string, array or hash."""
 
-NUMBER_RECEIVERS = frozenset({
-    "times", "upto", "downto", "even?", "odd?", "zero?", "positive?", "negative?", "abs", "digits", "gcd", "lcm", "pow",
-    "succ", "pred", "floor", "ceil", "round", "fdiv", "divmod", "to_f", "chr",
-})
+NUMBER_RECEIVERS = frozenset(
+    {
+        "times",
+        "upto",
+        "downto",
+        "even?",
+        "odd?",
+        "zero?",
+        "positive?",
+        "negative?",
+        "abs",
+        "digits",
+        "gcd",
+        "lcm",
+        "pow",
+        "succ",
+        "pred",
+        "floor",
+        "ceil",
+        "round",
+        "fdiv",
+        "divmod",
+        "to_f",
+        "chr",
+    }
+)
 """Methods whose receiver is a number."""
 
 _CLASSES = {"number": "number", "array": "collection", "string": "collection", "bool": "bool"}

@@ -32,11 +32,35 @@ PRECEDENCE = {"**": 4, "*": 3, "/": 3, "%": 3, "+": 2, "-": 2}
 TEXT_TYPES = frozenset({"string", "chained_string", "heredoc_beginning", "string_array", "symbol_array", "character", "regex", "array", "subshell"})
 """Literals for which ``+``/``*``/``-`` are not arithmetic (concatenation, repetition, difference)."""
 
-PRIMARY_TYPES = frozenset({
-    "identifier", "constant", "integer", "float", "rational", "complex", "string", "chained_string", "simple_symbol",
-    "delimited_symbol", "array", "hash", "string_array", "symbol_array", "element_reference", "parenthesized_statements",
-    "instance_variable", "class_variable", "global_variable", "self", "nil", "true", "false", "scope_resolution", "regex",
-})
+PRIMARY_TYPES = frozenset(
+    {
+        "identifier",
+        "constant",
+        "integer",
+        "float",
+        "rational",
+        "complex",
+        "string",
+        "chained_string",
+        "simple_symbol",
+        "delimited_symbol",
+        "array",
+        "hash",
+        "string_array",
+        "symbol_array",
+        "element_reference",
+        "parenthesized_statements",
+        "instance_variable",
+        "class_variable",
+        "global_variable",
+        "self",
+        "nil",
+        "true",
+        "false",
+        "scope_resolution",
+        "regex",
+    }
+)
 """Expressions that bind tighter than any operator (safe to prefix with ``!`` or suffix with ``+ 1``)."""
 
 EXITS = frozenset({"return", "next", "break", "redo", "retry"})
@@ -133,8 +157,6 @@ def int_value(program: Program, node: Node) -> int | None:
     if not text.isdigit() or (len(text) > 1 and text.startswith("0")):
         return None  # hex, octal, binary literals stay as they are
     return int(text)
-
-
 
 
 def statement_span(text: str, start: int, end: int) -> tuple[int, int]:

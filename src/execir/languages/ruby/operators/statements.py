@@ -10,16 +10,47 @@ from execir.languages.ruby.operators.nodes import blocks, delete_item, delete_st
 from execir.languages.treesitter import Program
 from execir.mutate.edits import SpanEdit
 
-SIMPLE_STATEMENTS = frozenset({
-    "assignment", "operator_assignment", "return", "yield", "if_modifier", "unless_modifier", "while_modifier", "until_modifier",
-})
+SIMPLE_STATEMENTS = frozenset(
+    {
+        "assignment",
+        "operator_assignment",
+        "return",
+        "yield",
+        "if_modifier",
+        "unless_modifier",
+        "while_modifier",
+        "until_modifier",
+    }
+)
 """Statements ``statement_delete`` may remove, besides calls with an effect (see :func:`has_effect`);
 compound statements such as ``if ... end`` or loops are too large for one realistic bug."""
 
-MUTATORS = frozenset({
-    "push", "append", "prepend", "pop", "shift", "unshift", "insert", "delete", "delete_at", "delete_if", "keep_if", "concat",
-    "clear", "store", "update", "merge!", "replace", "fill", "puts", "print", "p", "raise",
-})
+MUTATORS = frozenset(
+    {
+        "push",
+        "append",
+        "prepend",
+        "pop",
+        "shift",
+        "unshift",
+        "insert",
+        "delete",
+        "delete_at",
+        "delete_if",
+        "keep_if",
+        "concat",
+        "clear",
+        "store",
+        "update",
+        "merge!",
+        "replace",
+        "fill",
+        "puts",
+        "print",
+        "p",
+        "raise",
+    }
+)
 """Methods called for their effect (a statement calling one of them changes state)."""
 
 

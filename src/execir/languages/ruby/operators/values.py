@@ -8,18 +8,88 @@ from tree_sitter import Node
 from execir.languages.ruby.operators.nodes import ARITH_OPS, BOOL_OPS, COMPARE_OPS, field, method_name, nodes, op_text
 from execir.languages.treesitter import Program
 
-NUMBER_METHODS = frozenset({
-    "size", "length", "count", "sum", "to_i", "to_f", "abs", "floor", "ceil", "round", "ord", "pow", "gcd", "lcm", "div", "fdiv", "sqrt",
-})
-ARRAY_METHODS = frozenset({
-    "map", "select", "reject", "filter", "filter_map", "sort", "sort_by", "uniq", "to_a", "flatten", "compact", "zip",
-    "split", "chars", "keys", "values", "each_slice", "each_cons", "partition", "group_by", "take", "drop", "flat_map",
-    "combination", "permutation", "product", "transpose", "each_with_index", "digits", "scan", "bytes", "lines", "rotate",
-})
-STRING_METHODS = frozenset({
-    "join", "to_s", "upcase", "downcase", "capitalize", "swapcase", "strip", "lstrip", "rstrip", "gsub", "sub", "tr",
-    "squeeze", "chomp", "chop", "center", "ljust", "rjust", "delete", "inspect",
-})
+NUMBER_METHODS = frozenset(
+    {
+        "size",
+        "length",
+        "count",
+        "sum",
+        "to_i",
+        "to_f",
+        "abs",
+        "floor",
+        "ceil",
+        "round",
+        "ord",
+        "pow",
+        "gcd",
+        "lcm",
+        "div",
+        "fdiv",
+        "sqrt",
+    }
+)
+ARRAY_METHODS = frozenset(
+    {
+        "map",
+        "select",
+        "reject",
+        "filter",
+        "filter_map",
+        "sort",
+        "sort_by",
+        "uniq",
+        "to_a",
+        "flatten",
+        "compact",
+        "zip",
+        "split",
+        "chars",
+        "keys",
+        "values",
+        "each_slice",
+        "each_cons",
+        "partition",
+        "group_by",
+        "take",
+        "drop",
+        "flat_map",
+        "combination",
+        "permutation",
+        "product",
+        "transpose",
+        "each_with_index",
+        "digits",
+        "scan",
+        "bytes",
+        "lines",
+        "rotate",
+    }
+)
+STRING_METHODS = frozenset(
+    {
+        "join",
+        "to_s",
+        "upcase",
+        "downcase",
+        "capitalize",
+        "swapcase",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "gsub",
+        "sub",
+        "tr",
+        "squeeze",
+        "chomp",
+        "chop",
+        "center",
+        "ljust",
+        "rjust",
+        "delete",
+        "inspect",
+    }
+)
 
 CONSTANTS = {"number": "0", "array": "[]", "string": '""'}
 """A plain constant of each non-boolean kind."""

@@ -144,7 +144,25 @@ def operators_for(
 
 
 __all__ = [
-    "ARITH", "BITWISE", "BOOLEAN", "COMPARE_FLIP", "COMPARE_REPLACE", "COMPARE_SWAP", "SHARED", "Declarations", "Grammar",
-    "SharedOperator", "bind", "call_arguments", "callee", "code", "condition_of", "enclosing", "int_value", "operator_text",
-    "operators_for", "subscript_index", "unwrap",
+    "ARITH",
+    "BITWISE",
+    "BOOLEAN",
+    "COMPARE_FLIP",
+    "COMPARE_REPLACE",
+    "COMPARE_SWAP",
+    "SHARED",
+    "Declarations",
+    "Grammar",
+    "SharedOperator",
+    "bind",
+    "call_arguments",
+    "callee",
+    "code",
+    "condition_of",
+    "enclosing",
+    "int_value",
+    "operator_text",
+    "operators_for",
+    "subscript_index",
+    "unwrap",
 ]

@@ -98,7 +98,7 @@ def shifted(program: Program, grammar: Grammar, node: Node, delta: int) -> str:
             step = int_value(program.source(right))
             if step is not None and step >= 0:
                 total = step + delta if found[1] == "+" else step - delta
-                head = program.text[program.span(node)[0]:program.span(found[0])[0]].rstrip()
+                head = program.text[program.span(node)[0] : program.span(found[0])[0]].rstrip()
                 if total == 0:
                     return head
                 sign = found[1] if total > 0 else ("-" if found[1] == "+" else "+")
@@ -144,8 +144,7 @@ def _bounds(program: Program, grammar: Grammar) -> Iterator[Node]:
 
 def _is_method(grammar: Grammar, call: Node, name: Node) -> bool:
     """The call names a method of an object (``s.charAt(i)``), not a plain function."""
-    return call.child_by_field_name("object") is not None or (
-        name.parent is not None and name.parent.type in grammar.member)
+    return call.child_by_field_name("object") is not None or (name.parent is not None and name.parent.type in grammar.member)
 
 
 def off_by_one(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:

@@ -77,8 +77,11 @@ def attribute_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
     for name, call in uses:
         arity, owner, spelled = _arity(program, grammar, call), _owner(program, grammar, name), program.source(name)
         others = sorted(
-            ((count, other) for (other_arity, other_owner, other), count in counts.items()
-             if other_arity == arity and other_owner == owner and other != spelled),
+            (
+                (count, other)
+                for (other_arity, other_owner, other), count in counts.items()
+                if other_arity == arity and other_owner == owner and other != spelled
+            ),
             key=lambda pair: (-pair[0], pair[1]),
         )
         for _, other in others[:ATTRIBUTE_CHOICES]:

@@ -28,27 +28,52 @@ def _no_declarations(program: Program, function: Node) -> Iterator[tuple[Node, s
     return iter(())
 
 
-ARITH: Mapping[str, tuple[str, ...]] = _frozen({
-    "+": ("-",), "-": ("+",), "*": ("/",), "/": ("*", "-"), "%": ("/", "-"),
-})
+ARITH: Mapping[str, tuple[str, ...]] = _frozen(
+    {
+        "+": ("-",),
+        "-": ("+",),
+        "*": ("/",),
+        "/": ("*", "-"),
+        "%": ("/", "-"),
+    }
+)
 """Arithmetic swaps of C-family languages: symbol -> replacement symbols."""
 
-BITWISE: Mapping[str, tuple[str, ...]] = _frozen({
-    "&": ("|",), "|": ("&",), "^": ("|",), "<<": (">>",), ">>": ("<<",),
-})
+BITWISE: Mapping[str, tuple[str, ...]] = _frozen(
+    {
+        "&": ("|",),
+        "|": ("&",),
+        "^": ("|",),
+        "<<": (">>",),
+        ">>": ("<<",),
+    }
+)
 """Bitwise swaps of C-family languages."""
 
-COMPARE_SWAP: Mapping[str, tuple[str, ...]] = _frozen({
-    "<": ("<=",), "<=": ("<",), ">": (">=",), ">=": (">",), "==": ("!=",), "!=": ("==",),
-})
+COMPARE_SWAP: Mapping[str, tuple[str, ...]] = _frozen(
+    {
+        "<": ("<=",),
+        "<=": ("<",),
+        ">": (">=",),
+        ">=": (">",),
+        "==": ("!=",),
+        "!=": ("==",),
+    }
+)
 """Boundary and negation swaps of comparisons."""
 
 COMPARE_FLIP: Mapping[str, tuple[str, ...]] = _frozen({"<": (">",), ">": ("<",), "<=": (">=",), ">=": ("<=",)})
 """Direction flips of comparisons."""
 
-COMPARE_REPLACE: Mapping[str, tuple[str, ...]] = _frozen({
-    "<": (">=", "=="), ">": ("<=", "=="), "<=": (">",), ">=": ("<",), "==": ("<", ">"),
-})
+COMPARE_REPLACE: Mapping[str, tuple[str, ...]] = _frozen(
+    {
+        "<": (">=", "=="),
+        ">": ("<=", "=="),
+        "<=": (">",),
+        ">=": ("<",),
+        "==": ("<", ">"),
+    }
+)
 """Replacements across the equality/ordering divide and negations of orderings (what
 ``compare_swap`` and ``compare_flip`` leave out)."""
 

@@ -156,8 +156,7 @@ def call_unwrap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
             yield program.replace(call, program.source(receiver))
             continue
         spelled = program.source(name) if name is not None else None
-        if (grammar.unwrap_calls and spelled not in grammar.unwrap_calls) or any(
-                argument.type in grammar.spreads for argument in arguments):
+        if (grammar.unwrap_calls and spelled not in grammar.unwrap_calls) or any(argument.type in grammar.spreads for argument in arguments):
             continue
         if len(arguments) == 1:
             yield program.replace(call, program.source(arguments[0]))

@@ -75,8 +75,7 @@ def _is_use(grammar: Grammar, node: Node) -> bool:
     parent = node.parent
     if parent is None:
         return False
-    if parent.type in grammar.call and (parent.child_by_field_name(grammar.call_function) == node
-                                        or parent.child_by_field_name("name") == node):
+    if parent.type in grammar.call and (parent.child_by_field_name(grammar.call_function) == node or parent.child_by_field_name("name") == node):
         return False
     if parent.type in grammar.member and parent.child_by_field_name(grammar.member[parent.type][1]) == node:
         return False
@@ -97,8 +96,7 @@ def variable_misuse(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
             own = by_name.get(program.source(use))
             if own is None or use.id in declared or not _is_use(grammar, use):
                 continue
-            others = [local for local in locals_ if local.name != own.name and _visible(local, use)
-                      and _compatible(grammar, own.type, local.type)]
+            others = [local for local in locals_ if local.name != own.name and _visible(local, use) and _compatible(grammar, own.type, local.type)]
             others.sort(key=lambda local: -similarity(own.name, local.name))  # stable: declaration order next
             for other in others[:MISUSE_CHOICES]:
                 yield program.replace(use, other.name)

@@ -114,8 +114,13 @@ def atomic(grammar: Grammar, node: Node) -> bool:
     """True when ``node op e`` and ``e op node`` keep ``node`` whole for any arithmetic ``op``: a
     name, a literal, a call, a member access, a subscript or a parenthesized expression."""
     primaries = grammar.identifiers | grammar.numbers | grammar.strings | grammar.call | grammar.parenthesized
-    return (node.type in primaries or node.type in grammar.member or node.type in grammar.subscript
-            or node.type in grammar.booleans or node.type.endswith(("identifier", "literal")))
+    return (
+        node.type in primaries
+        or node.type in grammar.member
+        or node.type in grammar.subscript
+        or node.type in grammar.booleans
+        or node.type.endswith(("identifier", "literal"))
+    )
 
 
 def is_text(program: Program, grammar: Grammar, node: Node | None) -> bool:
@@ -128,8 +133,7 @@ def is_text(program: Program, grammar: Grammar, node: Node | None) -> bool:
     if node.type in grammar.binary:
         found = operator_text(program, node)
         if found is not None and found[1] == "+":
-            return is_text(program, grammar, node.child_by_field_name("left")) or is_text(
-                program, grammar, node.child_by_field_name("right"))
+            return is_text(program, grammar, node.child_by_field_name("left")) or is_text(program, grammar, node.child_by_field_name("right"))
     return False
 
 

@@ -18,8 +18,7 @@ def binary_swaps(program: Program, grammar: Grammar, table: Mapping[str, tuple[s
         if found is None or found[1] not in table:
             continue
         token, symbol = found
-        if symbol == "+" and (is_text(program, grammar, node.child_by_field_name("left"))
-                              or is_text(program, grammar, node.child_by_field_name("right"))):
+        if symbol == "+" and (is_text(program, grammar, node.child_by_field_name("left")) or is_text(program, grammar, node.child_by_field_name("right"))):
             continue
         for after in table[symbol]:
             yield program.replace(token, after)

@@ -61,7 +61,14 @@ def return_const(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
 
 
 STRING_SWAPS: dict[str, tuple[str, ...]] = {
-    "": (" ",), " ": ("", ","), ",": (" ",), "<": (">",), ">": ("<",), "[": ("(",), "(": ("[",), "]": (")",),
+    "": (" ",),
+    " ": ("", ","),
+    ",": (" ",),
+    "<": (">",),
+    ">": ("<",),
+    "[": ("(",),
+    "(": ("[",),
+    "]": (")",),
     ")": ("]",),
 }
 """String or character literal content -> replacement contents (separators, padding, mirrored

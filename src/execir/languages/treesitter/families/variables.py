@@ -72,8 +72,11 @@ def return_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
     """Exchange the values of two consecutive ``return`` statements of a function
     (``if (c) return a; return b;`` -> ``if (c) return b; return a;``), as one edit spanning both."""
     for function in program.walk(grammar.functions):
-        values = [value for node in program.walk(grammar.returns)
-                  if enclosing(node, grammar.functions) == function and (value := returned(program, grammar, node)) is not None]
+        values = [
+            value
+            for node in program.walk(grammar.returns)
+            if enclosing(node, grammar.functions) == function and (value := returned(program, grammar, node)) is not None
+        ]
         for first, second in zip(values, values[1:]):
             edit = _swap(program, first, second)
             if edit is not None:
@@ -82,8 +85,7 @@ def return_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
 
 def _is_variable(grammar: Grammar, node: Node) -> bool:
     """A name, subscript or field access (something a value lives in)."""
-    return node.type in grammar.identifiers or node.type in grammar.subscript or (
-        node.type in grammar.member and node.type not in grammar.call)
+    return node.type in grammar.identifiers or node.type in grammar.subscript or (node.type in grammar.member and node.type not in grammar.call)
 
 
 def receiver_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
