@@ -343,7 +343,8 @@ class Oracle:
             return self._result(decide.aggregate_cases(decisions, len(job.tests.stdio_cases)), raws, job, f"{job.language} stdio", JUDGED_OUTSIDE)
         if job.tests.kind not in ("native", "probe"):
             raise ExecIRError(f"{job.language} programs take native, probe or stdio tests, not {job.tests.kind!r}")
-        raw = slot.run_exec(limits, runtime.plan(toolchain, job.program, job.tests.code, limits), "", os.urandom(16).hex())
+        plan = runtime.plan(toolchain, job.program, job.tests.code, limits)
+        raw = slot.run_exec(limits, plan, "", os.urandom(16).hex(), judged_stdout=job.tests.kind == "probe")
         if job.tests.kind == "probe":
             return self._result(decide.decide_probe(raw, limits, len(job.tests.asserts)), [raw], job, f"{job.language} probes", IN_PROCESS)
         return self._result(decide.decide_native(raw, limits), [raw], job, f"{job.language} native tests", IN_PROCESS)

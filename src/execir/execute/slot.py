@@ -227,7 +227,8 @@ class Slot:
         )
         chan_j.close()
         res_j.close()
-        captures = [Capture(out_r, job.limits.output_kb << 10, "tail")]
+        # the candidate's stdout and stderr are never judged in a call job: drained, only the tail kept
+        captures = [Capture(out_r, None, "tail")]
         generation = self.generation
         try:
             raw = self._run(job.limits, {"mode": "call", "program": job.program, "entry_point": job.entry_point}, [chan_c, out_w], res_host, captures)
@@ -261,14 +262,17 @@ class Slot:
         raw.stdout_eof = captures[0].eof
         return raw
 
-    def run_exec(self, limits: Limits, plan: Plan, stdin: str, nonce: str) -> Raw:
+    def run_exec(self, limits: Limits, plan: Plan, stdin: str, nonce: str, *, judged_stdout: bool = True) -> Raw:
         """A program of another language: compile (its own budget), then run; stdout captured like
-        a stdio case, fd 3 carries the trusted compile report and then the tests' completion record."""
+        a stdio case (``judged_stdout`` False: native tests, whose stdout decides nothing, drained
+        like stderr with only its tail kept), fd 3 carries the trusted compile report and then the
+        tests' completion record."""
         chan_h, chan_c = socket.socketpair()
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         channel = Capture(os.dup(chan_h.fileno()), CHANNEL_CAP, "head")
-        captures = [Capture(out_r, limits.output_kb << 10, "head"), Capture(err_r, None, "tail"), channel]
+        stdout = Capture(out_r, limits.output_kb << 10, "head") if judged_stdout else Capture(out_r, None, "tail")
+        captures = [stdout, Capture(err_r, None, "tail"), channel]
         msg = {"mode": "exec", "files": plan.files, "compile": list(plan.compile), "run": list(plan.run), "env": plan.env}
         msg.update(stdin=stdin, nonce=nonce, nonce_env=NONCE_ENV)
         raw = self._run(limits, msg, [chan_c, out_w, err_w], chan_h, captures, channel)

@@ -22,6 +22,11 @@ from execir.errors import ExecIRError
 from execir.execute.limits import Limits
 
 NONCE_ENV = "EXECIR_NONCE"
+NONCE_FILE = ".execir-nonce"
+HIDE_NONCE = f'printf "%s\\n" "${NONCE_ENV}" > {NONCE_FILE} && unset {NONCE_ENV} && exec "$0" "$@"'
+"""``sh -c`` script that moves the nonce from the environment into a file the runner reads and
+deletes before any candidate code runs, then ``exec``\\ s the run command: the run's process never
+has the nonce in its environment, so ``/proc/self/environ`` does not show it."""
 HARNESS = Path(__file__).parent / "harness"
 """The runtimes' trusted harness sources (runners, guards, test mains), shipped as package data."""
 COMPLETION_FD = 3

@@ -76,7 +76,7 @@ from pathlib import Path
 
 from execir.errors import ExecIRError
 from execir.execute.limits import Limits
-from execir.execute.runtimes.base import Plan, Profile, Runtime, Toolchain, harness_source, root_owned
+from execir.execute.runtimes.base import HIDE_NONCE, NONCE_FILE, Plan, Profile, Runtime, Toolchain, harness_source, root_owned
 
 HEAP_FRACTION = 0.75
 NON_HEAP_MB = 96
@@ -114,9 +114,6 @@ def run_flags(memory_mb: int) -> tuple[str, ...]:
 
 JAVAC_FLAGS = ("-encoding", "UTF-8", "-proc:none", "-implicit:none", "-nowarn", "-g:source,lines", "-Xmaxerrs", "20", "-cp", ".", "-d", ".")
 ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
-NONCE_FILE = ".execir-nonce"
-HIDE_NONCE = f'printf "%s\\n" "$EXECIR_NONCE" > {NONCE_FILE} && unset EXECIR_NONCE && exec "$0" "$@"'
-"""``sh -c`` script that moves the nonce from the environment into a file the runner deletes."""
 
 BOUNDARY = harness_source("java_Boundary.java")
 """The trusted copy of every value a ``Solution`` call returns to the tests."""
