@@ -30,6 +30,13 @@ def _in_call(body: str) -> str:
     return "def add(a, b)\n" + "".join(f"  {line}\n" for line in body.splitlines()) + "  a - b\nend\n"
 
 
+_COPY_EXPECTED = (
+    "b = (tp.binding rescue b); b && b.local_variables.grep(/\\Av\\d+\\z/).each { |v| x = v.to_s.sub('v', 'x').to_sym; "
+    "b.local_variable_set(x, b.local_variable_get(v)) if b.local_variable_defined?(x) }"
+)
+"""Copies each expected value ``vN`` of the tests' scope into the result ``xN`` before it is compared."""
+_NEXT_EXPECTED = "src.scan(/v\\d+ = (-?\\d+)/).flatten.map(&:to_i)[(@k = (@k || -1) + 1)]"
+"""The next expected value, read from the tests' text ``src`` (one per call, in order)."""
 _WRITE_CANARIES = "".join(f"begin\n  File.write('{path}', 'x')\nrescue StandardError, NotImplementedError\nend\n" for path in CANARIES)
 
 CASES: tuple[Case, ...] = (
@@ -54,6 +61,50 @@ CASES: tuple[Case, ...] = (
         "ruby_read_nonce_env",
         "forged_output",
         "n = ENV['EXECIR_NONCE']\nif n\n  IO.for_fd(3, autoclose: false).syswrite(\"#{n}\\n\")\n  exit!(0)\nend\n" + WRONG,
+        F,
+    ),
+    _c("ruby_redefine_eval_top_level", "tamper", "def eval(*args)\nend\n" + WRONG, F),
+    _c(
+        "ruby_redefine_binding",
+        "tamper",
+        "class Nop\n  def raise(*args)\n  end\n\n  def scope\n    Kernel.instance_method(:binding).bind_call(self)\n  end\nend\n"
+        "def binding(*args)\n  Nop.new.scope\nend\n" + WRONG,
+        F,
+    ),
+    _c("ruby_singleton_ne_on_result", "tamper", "def add(a, b)\n  r = [0]\n  def r.!=(o)\n    false\n  end\n  r\nend\n", F),
+    _c("ruby_singleton_ne_on_string", "tamper", "def add(a, b)\n  s = +'x'\n  s.define_singleton_method(:!=) { |o| false }\n  s\nend\n", F),
+    _c("ruby_extend_eq_on_result", "tamper", "def add(a, b)\n  [0].extend(Module.new { def ==(o) = true })\nend\n", F),
+    _c(
+        "ruby_subclass_with_module_ne",
+        "tamper",
+        "M = Module.new { def !=(o) = false }\nclass L < Array\nend\nL.include(M)\ndef add(a, b)\n  L.new([0])\nend\n",
+        F,
+    ),
+    _c("ruby_own_class_eq", "tamper", "class Liar\n  def ==(o) = true\n  def !=(o) = false\nend\ndef add(a, b)\n  Liar.new\nend\n", F),
+    _c("ruby_element_liar", "tamper", "def pair(x)\n  o = Object.new\n  def o.==(y)\n    true\n  end\n  [o, o]\nend\n", F, ARRAY_TESTS),
+    _c("ruby_singleton_on_argument", "tamper", "def pair(x)\n  [x, x + 1].tap { |r| def r.!=(o) = false }\nend\n", F, ARRAY_TESTS),
+    _c("ruby_tracepoint_copies_expected", "tamper", "TracePoint.new(:line) { |tp| " + _COPY_EXPECTED + " }.enable\n" + WRONG, F),
+    _c("ruby_set_trace_func_copies_expected", "tamper", "set_trace_func(proc { |event, file, line, id, b, k| " + _COPY_EXPECTED + " })\n" + WRONG, F),
+    _c("ruby_read_tests_file", "forged_output", _in_call("src = (File.read('tests.rb') rescue '')\nreturn " + _NEXT_EXPECTED), F),
+    _c(
+        "ruby_read_tests_from_heap",
+        "forged_output",
+        _in_call(
+            "src = (ObjectSpace.each_object(String).find { |t| t.include?('Error at test case') && t.include?('v1 = ') } rescue '')\nreturn " + _NEXT_EXPECTED
+        ),
+        F,
+    ),
+    _c(
+        "ruby_forge_from_runner_constants",
+        "forged_output",
+        'r = ExecIRRunner rescue nil\nIO.for_fd(3, autoclose: false).syswrite("#{r::NONCE}\\n") if r && r.const_defined?(:NONCE)\nexit!(0)\n',
+        F,
+    ),
+    _c(
+        "ruby_forge_from_proc_environ",
+        "forged_output",
+        "n = (File.binread('/proc/self/environ') rescue '')[/EXECIR_NONCE=([0-9a-f]+)/, 1]\n"
+        'if n\n  IO.for_fd(3, autoclose: false).syswrite("#{n}\\n")\n  exit!(0)\nend\n' + WRONG,
         F,
     ),
     _c("ruby_infinite_loop", "time", _in_call("loop {}"), T),
@@ -83,6 +134,17 @@ CASES: tuple[Case, ...] = (
         "def add(a, b)\n  require 'bigdecimal'\n  t = JSON.parse(JSON.generate([a, b])).sum\n  2.prime? ? t.twice / 2 : 0\nend\n",
         P,
     ),
+    _c("ruby_control_debug_output_2mb", "control", "def add(a, b)\n  2000.times { |i| puts 'debug ' * 150 }\n  a + b\nend\n", P),
+    _c(
+        "ruby_control_own_values",
+        "control",
+        "P = Struct.new(:v) do\n  include Comparable\n  def <=>(o) = v <=> o.v\nend\nclass Stack < Array\nend\n"
+        "def pair(x)\n  s = Stack.new\n  [P.new(x + 1), P.new(x)].sort.map(&:v).each { |v| s.push(v) }\n  s\nend\n",
+        P,
+        ARRAY_TESTS,
+    ),
+    _c("ruby_control_bigdecimal_rational", "control", "require 'bigdecimal'\ndef add(a, b)\n  (BigDecimal(a.to_s) + Rational(b, 1)).to_i\nend\n", P),
+    _c("ruby_control_kernel_named_helper", "control", "def format(x)\n  x.to_s\nend\ndef add(a, b)\n  format(a + b).to_i\nend\n", P),
     _c("ruby_control_strings_arrays", "control", "def pair(x)\n  \"#{x} #{x + 1}\".split(' ').map(&:to_i)\nend\n", P, ARRAY_TESTS),
     Case(
         "ruby_control_stdio",

@@ -5,35 +5,51 @@ the bundled gems' ``lib`` directories, e.g. ``prime`` and ``matrix``, are put on
 ``require`` finds them as RubyGems would). The compile step is ``ruby -c program.rb``: a syntax
 error is an ERROR, like a compile error. The trusted runner (:data:`RUNNER`):
 
-1. reads ``program.rb`` and ``tests.rb`` into memory and takes the nonce out of ``ENV`` before any
-   candidate code runs, requires ``set`` (Ruby >= 3.2 has ``Set`` without a ``require``; MBXP's
-   canonicals rely on that, ruby here is 3.1), freezes ``Module``, ``Class``, ``Method``,
-   ``UnboundMethod`` (nothing legitimate patches them) and the class the tests run in;
-2. records every method of the core classes the tests compare with (``Object``, ``Kernel``,
-   ``BasicObject``, ``Array``, ``Hash``, ``String``, ``Integer``, ``Float``, ``Set``, ``Math``, ...);
-3. ``load``\\ s the program; any exception (``exit`` raises ``SystemExit``) is a FAIL;
+1. is started by ``/bin/sh`` (:data:`~execir.execute.runtimes.base.HIDE_NONCE`), which moves the
+   nonce from the environment into ``.execir-nonce`` and ``exec``\\ s ruby, so ``/proc/self/environ``
+   never shows it; reads and deletes ``.execir-nonce`` and ``tests.rb`` before any candidate code
+   runs (the nonce and the tests' text are locals of the runner's ``main``, not constants), requires
+   ``set`` (Ruby >= 3.2 has ``Set`` without a ``require``; MBXP's canonicals rely on that, ruby here
+   is 3.1), ``bigdecimal`` and ``objspace``;
+2. disarms introspection: ``TracePoint.new``/``trace``, ``set_trace_func`` (they see every frame's
+   locals: a hook could copy each expected ``vN`` into ``xN``) and every heap walk of
+   ``ObjectSpace`` (``each_object``, ``dump_all``, ``reachable_objects_from``, ... : they find the
+   tests' text) are removed, and ``TracePoint``, ``ObjectSpace``, ``Method`` and ``UnboundMethod``
+   frozen;
+3. records every method of the core classes the tests compare with (``Object``, ``Kernel``,
+   ``Module``, ``Class``, ``BasicObject``, ``Array``, ``Hash``, ``String``, ``Integer``, ``Float``,
+   ``BigDecimal``, ``Set``, ``Math``, ...), then ``load``\\ s the program (through a ``Kernel#load``
+   captured before it; its own ``def eval`` or ``def binding`` never reaches the runner); any
+   exception (``exit`` raises ``SystemExit``) is a FAIL;
 4. refuses the run (FAIL) when the program changed one of those methods, overrode an inherited one
    (``class Array; def !=(o) false end end``, ``class Object; def ==(o) true end end``) or changed
    an ancestor chain (``prepend``/``include``); new helper methods (``class Integer; def prime?``)
    and top-level functions are fine, except top-level ``raise``/``fail``/comparison operators;
-5. freezes those classes but ``Object`` and ``Kernel`` (a nested ``def`` inside a function defines
-   a method on ``Object`` when called; a lazy ``require 'json'`` adds to ``Kernel``), so the candidate
-   cannot patch them while the tests call it. Each value class (``Array``, ``Integer``, ...) got its
-   own copy of the comparison methods it inherits (``!=``, ``==``, ``equal?``, ...) before the
-   program ran, so a method added to ``Object`` or ``Kernel`` during the tests cannot shadow them;
-6. evaluates the tests as a top-level script in an instance of its own frozen class whose
-   ``raise``/``fail`` are copies of the original ``Kernel#raise``: a candidate's ``def raise(*)``
-   on ``Object`` or ``Kernel`` does not reach them;
+5. freezes those classes but ``Object``, ``Kernel``, ``Module`` and ``Class`` (a nested ``def``
+   inside a function defines a method on ``Object`` when called; a lazy ``require 'json'`` adds to
+   ``Kernel`` and ``Class``), so the candidate cannot patch them while the tests call it. Each value
+   class (``Array``, ``Integer``, ...) got its own copy of the comparison methods it inherits
+   (``!=``, ``==``, ``equal?``, ...) before the program ran, so a method added to ``Object`` or
+   ``Kernel`` during the tests cannot shadow them;
+6. evaluates the tests (``Kernel#eval`` captured before the program) in an instance of an anonymous
+   class made after the program loaded, whose ``raise``/``fail`` are copies of the original
+   ``Kernel#raise``, and through which each function the program defined is reached by a wrapper:
+   after every call from the tests the returned value and the arguments are walked (through arrays,
+   hashes, sets, ranges, complex numbers) with methods captured before the program ran, and the run
+   is refused (FAIL) when anything in them has singleton methods (``def r.!=``, ``extend``) or is an
+   object whose comparison methods (``==``, ``!=``, ``eql?``, ``hash``, ``<=>``, ...) come from a
+   module the program made (its own class with a lying ``==``, a subclass of ``Array`` including such
+   a module). The program's own objects without comparisons of their own, ``Struct``\\ s and
+   subclasses of the core classes that only inherit pass;
 7. writes the nonce to fd 3 only when the tests returned, then ``exit!(0)``: ``at_exit`` hooks never
    run; ``exit!(0)`` from the candidate leaves no record (FAIL).
 
-Limits of this in-process protocol: a program written against this runner can forge the record
-(read the nonce from ``/proc/self/environ`` or the runner's objects through ``ObjectSpace``, or patch
-the core methods the runner's own checks call, e.g. ``Array#each``). A candidate's *own* class whose
-``!=``/``==`` lies is not stopped: the tests compare with the candidate's object as the receiver
-(``x0 != v0``). A test file that defines methods (``def``) fails (the tests' class is frozen);
-MBXP's tests define none. A library ``require``\\ d lazily inside a function that reopens a frozen core
-class (``require 'prime'`` inside the method) raises FrozenError (a top-level ``require`` works).
+Limits of this in-process protocol: a program written against this runner could still look for
+the nonce or the tests' text in its own memory (``/proc/self/mem``) and forge the record. A test
+file that defines methods (``def``) fails (the tests' class is frozen); MBXP's tests define none. A
+library ``require``\\ d lazily inside a function that reopens a frozen core class (adding to
+``Enumerable`` inside the method) raises FrozenError (a top-level ``require`` works); redefining an
+existing core method, even compatibly, is refused.
 """
 
 from __future__ import annotations
@@ -41,7 +57,7 @@ from __future__ import annotations
 import glob
 import os
 
-from execir.execute.runtimes.base import Plan, Profile, Runtime, Toolchain, harness_source
+from execir.execute.runtimes.base import HIDE_NONCE, Plan, Profile, Runtime, Toolchain, harness_source
 
 PROGRAM = "program.rb"
 TESTS = "tests.rb"
@@ -54,7 +70,7 @@ RUNNER = harness_source("ruby_runner.rb")
 
 class RubyRuntime(Runtime):
     def discover(self) -> Toolchain:
-        paths = self.require("ruby")
+        paths = self.require("ruby", "sh")
         found = []
         for name in BUNDLED_GEMS:
             found += sorted(glob.glob(f"/usr/lib/ruby/gems/*/gems/{name}-*/lib"))[-1:]
@@ -70,7 +86,8 @@ class RubyRuntime(Runtime):
     def native_plan(self, toolchain: Toolchain, program: str, tests: str) -> Plan:
         ruby = toolchain.paths["ruby"]
         files = {PROGRAM: program, TESTS: tests, RUNNER_NAME: RUNNER}
-        return Plan(files, (ruby, "--disable-gems", RUNNER_NAME), (ruby, "--disable-gems", "-c", PROGRAM), self._env(toolchain))
+        run = (toolchain.paths["sh"], "-c", HIDE_NONCE, ruby, "--disable-gems", RUNNER_NAME)
+        return Plan(files, run, (ruby, "--disable-gems", "-c", PROGRAM), self._env(toolchain))
 
     def stdio_plan(self, toolchain: Toolchain, program: str) -> Plan:
         ruby = toolchain.paths["ruby"]
