@@ -13,6 +13,7 @@ import pytest
 from execir.execute import Job, Limits, Oracle, OracleConfig
 from execir.execute.adversarial_js import CASES, OK, TESTS, WRONG
 from execir.execute.runtimes import js
+from execir.execute.runtimes.base import HIDE_NONCE
 from execir.tasks.multilingual import humanevalx_js, shared_data
 from execir.types import StdioCase, TestSuite, Verdict
 
@@ -73,7 +74,7 @@ def test_start_up_snapshot_is_trusted_and_used():
     snapshot = toolchain.paths["runner-snapshot"]
     assert snapshot.startswith(js.SNAPSHOT_ROOT + "/") and js.root_owned(snapshot)
     plan = js.RUNTIME.native_plan(toolchain, OK, TESTS.code)
-    assert plan.run == (toolchain.paths["node"], *js.NODE_FLAGS, "--snapshot-blob", snapshot)
+    assert plan.run == (toolchain.paths["sh"], "-c", HIDE_NONCE, toolchain.paths["node"], *js.NODE_FLAGS, "--snapshot-blob", snapshot)
     assert set(plan.files) == {js.PROGRAM, js.TESTS}
 
 
@@ -92,7 +93,7 @@ def test_untrusted_or_stale_snapshot_falls_back_to_the_plain_runner(tmp_path):
     toolchain = js.RUNTIME.discover()
     planted = tmp_path / "runner.blob"
     planted.write_bytes(b"not a snapshot")
-    plain = (toolchain.paths["node"], js.RUNNER_NAME)
+    plain = (toolchain.paths["sh"], "-c", HIDE_NONCE, toolchain.paths["node"], js.RUNNER_NAME)
     for paths in (
         dict(
             toolchain.paths, **{"runner-snapshot": str(planted), "node-identity": js._node_identity(toolchain.paths["node"])}

@@ -34,6 +34,11 @@ def _in_call(body: str) -> str:
     return "const add = (a, b) => {\n" + "".join(f"  {line}\n" for line in body.splitlines()) + "  return a - b\n}\n"
 
 
+_READ_TESTS = (
+    "let k = 0\nconst next = (src) => {\n  const found = [...String(src).matchAll(/add\\([^)]*\\)\\s*===\\s*(-?\\d+)/g)].map((m) => Number(m[1]))\n"
+    "  return found.length ? found[k++ % found.length] : NaN\n}\n"
+)
+"""``next(text)``: the next expected value the tests' text ``text`` holds (one per call, in order)."""
 _WRITE_CANARIES = "".join(f"try {{ require('fs').writeFileSync('{path}', 'x') }} catch (e) {{}}\n" for path in CANARIES)
 _CONNECT = (
     "const reached = (() => {\n"
@@ -109,7 +114,57 @@ CASES: tuple[Case, ...] = (
     _c("js_net_connect", "isolation", _CONNECT, F),
     _c("js_write_outside_workdir", "isolation", _WRITE_CANARIES + WRONG, F),
     _c("js_syntax_error", "exit", "const add = (a, b) => {\n  return a +\n", F),
+    # ---- reading the tests' text or the nonce
+    _c("js_read_tests_file", "forged_output", _READ_TESTS + "function add(a, b) {\n  return next(require('fs').readFileSync('tests.js', 'utf8'))\n}\n", F),
+    _c("js_read_tests_caller", "forged_output", _READ_TESTS + "function add(a, b) {\n  return next(String(add.caller))\n}\n", F),
+    _c(
+        "js_read_tests_lexical",
+        "forged_output",
+        _READ_TESTS + "function add(a, b) {\n  return next(typeof testAdd === 'function' ? String(testAdd) : '')\n}\n",
+        F,
+    ),
+    _c(
+        "js_read_tests_stack_frames",
+        "forged_output",
+        _READ_TESTS + "function add(a, b) {\n  const saved = Error.prepareStackTrace\n  Error.prepareStackTrace = (e, frames) => frames\n"
+        "  const frames = new Error().stack\n  Error.prepareStackTrace = saved\n"
+        "  return next(frames.map((f) => String(f.getFunction ? f.getFunction() : '')).join('\\n'))\n}\n",
+        F,
+    ),
+    _c(
+        "js_read_tests_heap_snapshot",
+        "forged_output",
+        _READ_TESTS + "function add(a, b) {\n  return next(require('v8').getHeapSnapshot().read().toString())\n}\n",
+        F,
+    ),
+    _c(
+        "js_forge_from_proc_environ",
+        "forged_output",
+        "const n = (require('fs').readFileSync('/proc/self/environ', 'latin1').match(/EXECIR_NONCE=([0-9a-f]+)/) || [])[1]\n"
+        "if (n) { require('fs').writeSync(3, n + '\\n'); process.reallyExit(0) }\n" + WRONG,
+        F,
+    ),
     # ---- controls: legitimate idioms must PASS
+    _c(
+        "js_control_helper_named_escape",
+        "control",
+        "function escape(s) { return s.replace(/[<>]/g, '') }\nconst add = (a, b) => Number(escape(String(a + b)))\n",
+        P,
+    ),
+    _c(
+        "js_control_const_named_isfinite",
+        "control",
+        "const isFinite = (x) => typeof x === 'number' && x - x === 0\nconst add = (a, b) => isFinite(a + b) ? a + b : 0\n",
+        P,
+    ),
+    _c("js_control_var_named_escape", "control", "var escape = function (s) { return s.length }\nconst add = (a, b) => escape('abc') === 3 ? a + b : NaN\n", P),
+    _c("js_control_function_named_isnan", "control", "function isNaN(x) { return x !== x }\nconst add = (a, b) => isNaN(a + b) ? 0 : a + b\n", P),
+    _c(
+        "js_control_debug_output_2mb",
+        "control",
+        "const add = (a, b) => {\n  for (let i = 0; i < 2000; i++) console.log('debug '.repeat(150))\n  return a + b\n}\n",
+        P,
+    ),
     _c(
         "js_control_arrays_map_set",
         "control",

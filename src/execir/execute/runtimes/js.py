@@ -6,13 +6,19 @@ passes every wrong program (and hides wrong canonicals). Here the run is a fresh
 from the trusted runner's start-up snapshot (see Speed below), or ``node execir_runner.js`` where
 there is none; the trusted runner (:data:`RUNNER`):
 
-1. captures ``fs.writeSync`` and ``process.reallyExit``, deletes the nonce from ``process.env`` and
-   reads ``program.js`` and ``tests.js`` into memory before any candidate code runs;
+1. is started by ``/bin/sh`` (:data:`~execir.execute.runtimes.base.HIDE_NONCE`), which moves the
+   nonce from the environment into ``.execir-nonce`` and ``exec``\\ s node, so
+   ``/proc/self/environ`` never shows it; captures ``fs.writeSync`` and ``process.reallyExit``,
+   reads ``.execir-nonce``, ``program.js`` and ``tests.js`` into memory and deletes the nonce's and
+   the tests' files before any candidate code runs;
 2. replaces ``console.assert`` with a version that throws, as a non-writable, non-configurable
-   property of a ``console`` that is itself a non-writable, non-configurable global; the ECMAScript
-   globals (``JSON``, ``Math``, ``Object``, ``Array``, ...) and ``require`` become non-writable,
-   non-configurable too, so ``console = {...}`` does nothing and a top-level ``const console`` or
-   ``const JSON`` in the program is a SyntaxError (a script may not shadow a restricted global);
+   property of a ``console`` that is itself a non-writable, non-configurable global; ``require`` and
+   each ECMAScript global the tests' text names (``JSON``, ``Math``, ``Object``, ...) become
+   non-writable, non-configurable too, so ``console = {...}`` does nothing and a top-level ``const
+   JSON`` in the program is a SyntaxError when the tests use ``JSON`` (a script may not shadow a
+   restricted global); a global the tests never name stays the program's to declare (``function
+   escape``, ``const isFinite``). ``require`` does not serve ``v8``, ``inspector`` or ``module``
+   (heap snapshots and debugger sessions read the tests' text and closures);
 3. loads ``assert`` (under each of its names) and every module the tests ``require`` itself,
    deep-freezes them, and serves them to ``require`` (a trusted wrapper) before Node's loader:
    patching ``require('assert')`` or ``Module._load`` cannot disarm the tests;
@@ -25,7 +31,10 @@ there is none; the trusted runner (:data:`RUNNER`):
    ``message``/``name`` so assigning them on ordinary objects still works), so the candidate cannot
    patch them while the tests call it;
 6. runs the tests as a second script in the same context (they see the program's top-level
-   declarations as a concatenated file would), and only if they return without an exception writes
+   declarations as a concatenated file would), wrapped in a strict function of their own: their
+   declarations are not globals the program could read (``String(testAdd)``), and a strict caller is
+   hidden from the program's functions (``add.caller`` is null, a stack frame's ``getFunction()``
+   undefined). Only if they return without an exception it writes
    the nonce to fd 3 and exits at once (``process.reallyExit(0)``): timers, promises, ``exit``
    handlers, ``process.exitCode`` of the candidate never run or never matter; ``process.exit(0)``
    anywhere before leaves no record (FAIL).
@@ -36,9 +45,12 @@ runner can check and freeze the intrinsics between them. The tests must finish s
 HumanEval-X's do); promises they create are never awaited. A syntax error in the program is a FAIL,
 not an ERROR (there is no compile step: ``node --check`` would double the cost of every check).
 
-Limits of this in-process protocol: a program written against this runner can forge the record (the
-nonce is still in ``/proc/self/environ``). A candidate's own object can satisfy only loose (``==``)
-comparisons whose expected value it already knows.
+Limits of this in-process protocol: a program written against this runner could still look for the
+nonce or the tests' text in its own memory (``/proc/self/mem``) and forge the record. A candidate's
+own object can satisfy only loose (``==``) comparisons whose expected value it already knows. A
+program that adds a property to a built-in *during a call* (``Array.prototype.total = ...`` inside
+the function) has it ignored, or a TypeError in strict code: the built-ins are frozen once the
+program has loaded (adding them at the top level works).
 
 Speed: node's own start dominates a check (``node -e 0``: about 23 ms CPU here); the runner's
 preparation added about 11 ms more (walking and recording ~590 intrinsics and 1,760 properties,
@@ -65,7 +77,7 @@ import shutil
 import subprocess
 import tempfile
 
-from execir.execute.runtimes.base import NONCE_ENV, Plan, Profile, Runtime, Toolchain, harness_source, root_owned
+from execir.execute.runtimes.base import HIDE_NONCE, NONCE_FILE, Plan, Profile, Runtime, Toolchain, harness_source, root_owned
 
 PROGRAM = "program.js"
 TESTS = "tests.js"
@@ -77,7 +89,7 @@ INTRINSICS = (
     "WeakSet Proxy Reflect decodeURI decodeURIComponent encodeURI encodeURIComponent escape unescape eval isFinite isNaN console "
     "structuredClone"
 ).split()
-"""Globals made non-writable and non-configurable before the program runs; all but ``console``,
+"""Globals made non-writable and non-configurable before the program runs (``console`` always, the others when the tests name them); all but ``console``,
 ``globalThis`` and ``structuredClone`` are also walked, checked and frozen as intrinsics."""
 
 RUNNER = harness_source("js_runner.js").replace("__INTRINSICS__", json.dumps(INTRINSICS))
@@ -118,11 +130,11 @@ def _snapshot_works(node: str, blob: str) -> bool:
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="execir-js-check-") as work:
         for program in (_CHECK_PROGRAM, _CHECK_PROGRAM.replace("a + b", "a - b")):
-            for name, text in ((PROGRAM, program), (TESTS, _CHECK_TESTS)):
+            for name, text in ((PROGRAM, program), (TESTS, _CHECK_TESTS), (NONCE_FILE, "execir-check\n")):
                 with open(os.path.join(work, name), "w", encoding="utf-8") as handle:
                     handle.write(text)
             argv = ["/bin/sh", "-c", 'exec "$@" 3>&1', "sh", node, *NODE_FLAGS, "--snapshot-blob", blob]
-            done = subprocess.run(argv, cwd=work, env={"LANG": "C.UTF-8", NONCE_ENV: "execir-check"}, capture_output=True, timeout=60)
+            done = subprocess.run(argv, cwd=work, env={"LANG": "C.UTF-8"}, capture_output=True, timeout=60)
             outcomes.append((done.returncode, done.stdout))
     return outcomes == [(0, b"execir-check\n"), (1, b"")]
 
@@ -172,7 +184,7 @@ def _usable(snapshot: str, node: str, identity: str) -> bool:
 
 class JsRuntime(Runtime):
     def discover(self) -> Toolchain:
-        paths = self.require("node")
+        paths = self.require("node", "sh")
         if os.path.isdir(GLOBAL_MODULES):
             paths = dict(paths, node_path=GLOBAL_MODULES)
         version = self.version_of([paths["node"], "--version"])
@@ -190,9 +202,10 @@ class JsRuntime(Runtime):
 
     def native_plan(self, toolchain: Toolchain, program: str, tests: str) -> Plan:
         node, snapshot = toolchain.paths["node"], toolchain.paths.get("runner-snapshot")
+        hide = (toolchain.paths["sh"], "-c", HIDE_NONCE)
         if snapshot and _usable(snapshot, node, toolchain.paths.get("node-identity", "")):
-            return Plan({PROGRAM: program, TESTS: tests}, (node, *NODE_FLAGS, "--snapshot-blob", snapshot), env=self._env(toolchain))
-        return Plan({PROGRAM: program, TESTS: tests, RUNNER_NAME: RUNNER}, (node, RUNNER_NAME), env=self._env(toolchain))
+            return Plan({PROGRAM: program, TESTS: tests}, (*hide, node, *NODE_FLAGS, "--snapshot-blob", snapshot), env=self._env(toolchain))
+        return Plan({PROGRAM: program, TESTS: tests, RUNNER_NAME: RUNNER}, (*hide, node, RUNNER_NAME), env=self._env(toolchain))
 
     def stdio_plan(self, toolchain: Toolchain, program: str) -> Plan:
         return Plan({PROGRAM: program}, (toolchain.paths["node"], PROGRAM), env=self._env(toolchain))

@@ -100,15 +100,23 @@ while (walk.length) {
 for (const spec of ALWAYS) apply(mapSet, trusted, [spec, require(spec)]);
 for (const spec of ALWAYS) deepFreeze(apply(mapGet, trusted, [spec]), names);
 let realRequire = null;
+// modules that read this process's heap or frames (the tests' text, their closures) are not served
+const UNSERVED = new SafeMap([['v8', 1], ['node:v8', 1], ['inspector', 1], ['node:inspector', 1], ['inspector/promises', 1], ['node:inspector/promises', 1], ['module', 1], ['node:module', 1]]);
 function trustedRequire(spec) {
   const found = apply(mapGet, trusted, [spec]);
-  return found !== undefined ? found : realRequire(spec);
+  if (found !== undefined) return found;
+  if (apply(mapHas, UNSERVED, [spec])) throw new ErrorCtor("execir: require('" + StringCtor(spec) + "') is not available to programs");
+  return realRequire(spec);
 }
 defineProperty(globalThis, 'require', { value: trustedRequire, writable: false, enumerable: false, configurable: false });
-for (const name of INTRINSICS) {
+// A global binding is locked (non-writable, non-configurable) only where the tests can read it:
+// console always, the others in run() when the tests name them. A program's own `function escape`
+// or `const isFinite` is legitimate when the tests never use that global.
+function lock(name) {
   const desc = getOwnPropertyDescriptor(globalThis, name);
   if (desc && 'value' in desc) defineProperty(globalThis, name, { value: desc.value, writable: false, enumerable: desc.enumerable, configurable: false });
 }
+lock('console');
 const saved = [];
 for (const [obj, label] of names) {
   const props = [];
@@ -119,12 +127,20 @@ freeze(saved);
 
 function run() {
   reallyExit = process.reallyExit.bind(process);
-  const nonce = String(process.env.EXECIR_NONCE);
-  delete process.env.EXECIR_NONCE;
+  // the nonce (moved into a file by the sh that started node) and the tests' text are read and
+  // their files deleted before any candidate code runs
+  const noncePath = path.resolve('.execir-nonce');
+  const nonce = apply(stringSplit, fs.readFileSync(noncePath, 'utf8'), ['\n'])[0];
+  fs.unlinkSync(noncePath);
+  if (nonce.length < 2) fail('no nonce');
   const programPath = path.resolve('program.js');
   const testsPath = path.resolve('tests.js');
   const programSource = fs.readFileSync(programPath, 'utf8');
   const testsSource = fs.readFileSync(testsPath, 'utf8');
+  fs.unlinkSync(testsPath);
+  for (const name of INTRINSICS) {
+    if (apply(regexpTest, new RegExp('(^|[^A-Za-z0-9_$])' + name + '($|[^A-Za-z0-9_$])'), [testsSource])) lock(name);
+  }
   const vm = require('vm');
   realRequire = require('module').createRequire(programPath);
   trustedRequire.resolve = realRequire.resolve;
@@ -206,9 +222,11 @@ function run() {
   }
   for (let i = 0; i < saved.length; i++) freeze(saved[i][0]);
 
-  // 6. The tests; the record only if they return.
+  // 6. The tests, in a strict function of their own: their declarations are not globals the program
+  // could read (`String(testAdd)`), and a strict caller is hidden from the program's functions
+  // (`add.caller` is null, a stack frame's getFunction() undefined). The record only if they return.
   try {
-    new vm.Script(testsSource, { filename: testsPath }).runInThisContext();
+    new vm.Script('(function () {\'use strict\';' + testsSource + '\n})();', { filename: testsPath }).runInThisContext();
   } catch (e) {
     fail('test failed: ' + describe(e));
   }
