@@ -9,7 +9,7 @@ from execir.execute import Job, Limits, Oracle, OracleConfig
 from execir.execute.adversarial_java import ADD_TESTS, CASES, LIST_TESTS, RIGHT_ADD, WRONG_ADD, _solution
 from execir.execute.runtimes import runtime
 from execir.execute.runtimes.base import ToolchainMissing
-from execir.execute.runtimes.java import NON_HEAP_MB, JavaRuntime, declared_classes, heap_mb, main_class, wrap_solution_calls
+from execir.execute.runtimes.java import ENTER, NON_HEAP_MB, JavaRuntime, declared_classes, heap_mb, insert_enter, main_class, wrap_solution_calls
 from execir.execute.selftest import LIMITS
 from execir.tasks.multilingual import shared_data
 from execir.types import StdioCase, TestSuite, Verdict
@@ -46,9 +46,50 @@ def test_solution_calls_are_wrapped_outside_literals_and_statements():
 
 
 def test_class_names():
-    assert main_class("import java.util.*;\npublic class Sum { public static void main(String[] a) {} }\n") == "Sum"
-    assert main_class("class Main { }\n// public class Fake\n") == "Main"
+    assert main_class("import java.util.*;\npublic class Sum { public static void main(String[] a) {} }\n") == ("Sum.java", "Sum")
+    assert main_class("class Main { }\n// public class Fake\n") == ("Main.java", "Main")
     assert declared_classes("public class Main { static class Inner {} }\nclass Helper { }\n") == ["Main", "Helper"]
+
+
+MAIN = "public static void main(String[] args) { }"
+
+
+@pytest.mark.parametrize(
+    ("program", "expected"),
+    [
+        (f"import java.util.*;\nclass Solution {{\n    {MAIN}\n}}\n", ("Solution.java", "Solution")),
+        (f"class Main {{\n    public class Total {{ long value; }}\n    {MAIN}\n}}\n", ("Main.java", "Main")),
+        (f"class Summer {{\n    public class Total {{ long value; }}\n}}\npublic class Main {{\n    {MAIN}\n}}\n", ("Main.java", "Main")),
+        (f"public class Helper {{ }}\nclass Run {{ {MAIN} }}\n", ("Helper.java", "Run")),
+        (f"class A {{ static class B {{ {MAIN} }} }}\nclass C {{ {MAIN} }}\n", ("C.java", "C")),
+        (f"class A {{ {MAIN} }}\npublic class B {{ {MAIN} }}\n", ("B.java", "B")),
+        (f"/* public class X {{ {MAIN} }} */\nclass Y {{ String s = \"public class Z {{\"; char c = '{{'; {MAIN} }}\n", ("Y.java", "Y")),
+        ("class A { void main(String[] args) { } }\nclass B { static { } void main(String[] a) { } }\n", ("Main.java", "Main")),
+        (f'@SuppressWarnings("x") public final class P {{ {MAIN} }}\n', ("P.java", "P")),
+        ("interface I { static void main(String[] args) { } }\nenum E { A; }\nrecord R(int a) { }\n", ("I.java", "I")),
+    ],
+)
+def test_main_class_is_the_top_level_class_declaring_main(program, expected):
+    assert main_class(program) == expected
+
+
+def test_enter_guard_is_the_first_statement_of_main():
+    tests = (
+        "// public static void main(String[] a) {\n"
+        "class Helper { public static void main(String[] args) { } }\n"
+        "public class Main {\n"
+        '    static String s = "static void main(";\n'
+        "    static class Inner { public static void main(String[] args) { } }\n"
+        "    void main(int x) { }\n"
+        "    public static void main(String[] args) throws Exception {\n"
+        "        int x = 1;\n"
+        "    }\n"
+        "}\n"
+    )
+    inserted = insert_enter(tests)
+    assert inserted.count(ENTER) == 1
+    assert "public static void main(String[] args) throws Exception {" + ENTER + "\n        int x = 1;" in inserted
+    assert insert_enter("class Other { public static void main(String[] a) { } }\n") == "class Other { public static void main(String[] a) { } }\n"
 
 
 # ---- behaviour through the oracle --------------------------------------------------------------
@@ -74,6 +115,55 @@ def test_collections_pass_through_the_boundary(oracle):
     header = "import java.util.*;\nimport java.util.stream.*;\n"
     programs = [_solution(f"    public List<Integer> evens(List<Integer> xs) {{ {b} }}\n", header=header) for b in bodies]
     assert _verdicts(oracle, programs, LIST_TESTS) == [Verdict.PASS] * len(bodies)
+
+
+LAZY_TESTS = TestSuite(
+    "native",
+    "import java.util.*;\nimport java.util.function.*;\n"
+    "public class Main {\n"
+    "    enum Kind { SUM, DIFF }\n"
+    "    static class Case { final int a, b, want; Case(int a, int b, int want) { this.a = a; this.b = b; this.want = want; } }\n"
+    "    interface Check { boolean ok(Solution s, Case c); }\n"
+    "    static int add(Solution s, int a, int b) { return s.add(a, b); }\n"
+    "    public static void main(String[] args) {\n"
+    "        Solution s = new Solution();\n"
+    "        record Pair(int a, int b) { }\n"
+    "        List<Case> cases = new ArrayList<>(List.of(new Case(2, 3, 5), new Case(-1, 1, 0), new Case(10, 5, 15)));\n"
+    "        cases.sort(new Comparator<Case>() { public int compare(Case x, Case y) { return Integer.compare(x.a, y.a); } });\n"
+    "        Check check = (solution, c) -> solution.add(c.a, c.b) == c.want;\n"
+    "        BiFunction<Integer, Integer, Integer> f = (a, b) -> s.add(a, b);\n"
+    "        for (Case c : cases) if (!check.ok(s, c) || add(s, c.a, c.b) != c.want) throw new AssertionError(Kind.SUM);\n"
+    "        if (f.apply(1, 2) != 3 || new Pair(1, s.add(1, 1)).b() != 2) throw new AssertionError(Kind.DIFF);\n"
+    "        Runnable late = new Runnable() { public void run() { if (s.add(0, 0) != 0) throw new AssertionError(); } };\n"
+    "        late.run();\n"
+    "    }\n"
+    "}\n",
+)
+
+
+def test_tests_classes_loaded_late_still_work(oracle):
+    """The runner deletes the tests' source and class files before the candidate runs: nested,
+    anonymous and local classes, enums, records, lambdas and helper methods of the tests still work."""
+    assert _verdicts(oracle, [_solution(RIGHT_ADD), _solution(WRONG_ADD)], LAZY_TESTS) == [Verdict.PASS, Verdict.FAIL]
+
+
+def test_the_candidate_cannot_see_or_rerun_the_tests(oracle):
+    probes = {
+        "source": 'java.nio.file.Files.exists(java.nio.file.Paths.get("Main.java"))',
+        "class": 'java.nio.file.Files.exists(java.nio.file.Paths.get("Main.class")) || Main.class.getResource("Main.class") != null',
+        "listing": 'java.util.Arrays.stream(new java.io.File(".").list()).anyMatch(n -> n.startsWith("Main"))',
+    }
+    programs = [
+        _solution(
+            f"    public int add(int a, int b) {{ boolean seen = false; try {{ seen = {probe}; }} catch (Throwable t) {{ }} return seen ? 0 : a + b; }}\n"
+        )
+        for probe in probes.values()
+    ]
+    rerun = _solution(
+        "    static int depth = 0;\n"
+        "    public int add(int a, int b) { if (depth++ == 0) { try { Main.main(new String[0]); } catch (Throwable t) { } } return a + b; }\n"
+    )
+    assert _verdicts(oracle, [*programs, rerun]) == [Verdict.PASS] * len(programs) + [Verdict.FAIL]
 
 
 def test_timeout(oracle):

@@ -127,6 +127,52 @@ CASES: tuple[Case, ...] = (
     ),
     _case("go_forge_record_fd3", "forged_record", _wrong(_imp("os", "strings"), FORGE), F),
     _case("go_forge_record_garbage", "forged_record", _wrong(_imp("os"), body='    os.NewFile(3, "r").Write([]byte("PASS\\n"))\n'), F),
+    # the test run's configuration, set by candidate code before the tests start
+    _case("go_flag_run_matches_nothing", "tamper", _wrong(_imp("flag"), 'func init() { flag.Set("test.run", "^$") }\n'), F),
+    _case("go_flag_list_instead_of_run", "tamper", _wrong(_imp("flag"), 'func init() { flag.Set("test.list", ".*") }\n'), F),
+    _case("go_flag_count_zero", "tamper", _wrong(_imp("flag"), 'var _ = flag.Set("test.count", "0")\n'), F),
+    _case("go_flag_skip_everything", "tamper", _wrong(_imp("flag"), 'func init() { flag.Set("test.skip", ".") }\n'), F),
+    _case(
+        "go_os_args_run_nothing",
+        "tamper",
+        _wrong(_imp("os"), 'func init() { os.Args = append(os.Args[:1], "-test.run=^$", "-test.list=.") }\n'),
+        F,
+    ),
+    _case(
+        "go_flag_commandline_replaced",
+        "tamper",
+        _wrong(
+            _imp("flag", "os"),
+            "func init() {\n    fs := flag.NewFlagSet(os.Args[0], flag.ContinueOnError)\n"
+            '    fs.String("test.run", "^$", "")\n    fs.Parse([]string{"-test.run=^$"})\n    flag.CommandLine = fs\n}\n',
+        ),
+        F,
+    ),
+    _case(
+        "go_flag_value_swapped",
+        "tamper",
+        # the flag's Value replaced by one that ignores Set and always says "^$"
+        _wrong(
+            _imp("flag"),
+            'type stuck struct{}\n\nfunc (stuck) String() string     { return "^$" }\nfunc (stuck) Set(string) error   { return nil }\n\n'
+            'func init() { flag.Lookup("test.run").Value = stuck{} }\n',
+        ),
+        F,
+    ),
+    _case(
+        "go_read_tests_source",
+        "tamper",
+        # the red team's program: Add answers from the assertions it parses out of the tests' source
+        'package main\n\nimport (\n    "os"\n    "regexp"\n    "strconv"\n)\n\nvar answers = map[[2]int]int{}\n\n'
+        'func init() {\n    for _, name := range []string{"tests.go", "../tests.go", "prog/tests.go"} {\n'
+        "        src, err := os.ReadFile(name)\n        if err != nil {\n            continue\n        }\n"
+        "        re := regexp.MustCompile(`Equal\\((-?\\d+), Add\\((-?\\d+), (-?\\d+)\\)\\)`)\n"
+        "        for _, m := range re.FindAllStringSubmatch(string(src), -1) {\n"
+        "            want, _ := strconv.Atoi(m[1])\n            a, _ := strconv.Atoi(m[2])\n            b, _ := strconv.Atoi(m[3])\n"
+        "            answers[[2]int{a, b}] = want\n        }\n    }\n}\n\n"
+        "func Add(a, b int) int {\n    if v, ok := answers[[2]int{a, b}]; ok {\n        return v\n    }\n    return a - b\n}\n",
+        F,
+    ),
     # resources
     _case(
         "go_goroutine_bomb",
@@ -196,6 +242,15 @@ CASES: tuple[Case, ...] = (
         'package main\n\nimport "sync"\n\nfunc Add(a, b int) int {\n    ch := make(chan int, 2)\n    var wg sync.WaitGroup\n'
         "    for _, v := range []int{a, b} {\n        wg.Add(1)\n        go func(v int) { defer wg.Done(); ch <- v }(v)\n    }\n"
         "    wg.Wait()\n    close(ch)\n    s := 0\n    for v := range ch {\n        s += v\n    }\n    return s\n}\n",
+        P,
+    ),
+    _case(
+        "go_control_own_flags_and_args",
+        "control",
+        # a correct program with its own command-line flags, parsed in init, that reads os.Args
+        'package main\n\nimport (\n    "flag"\n    "os"\n)\n\nvar offset = flag.Int("offset", 0, "added to every sum")\n\n'
+        "func init() {\n    flag.Parse()\n    if len(os.Args) > 5 {\n        *offset = 1\n    }\n}\n\n"
+        "func Add(a, b int) int {\n    return a + b + *offset\n}\n",
         P,
     ),
     _case(

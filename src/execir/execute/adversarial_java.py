@@ -100,6 +100,107 @@ public class Main {
 }
 """,
 )
+CLOSE_TESTS = TestSuite(
+    "native",
+    IMPORTS
+    + """
+public class Main {
+    public static void main(String[] args) {
+        Solution s = new Solution();
+        List<Boolean> correct = Arrays.asList(
+                s.hasCloseElements(new ArrayList<>(Arrays.asList(11.0, 2.0, 3.9, 4.0, 5.0, 2.2)), 0.3),
+                !s.hasCloseElements(new ArrayList<>(Arrays.asList(1.0, 2.0, 3.9, 4.0, 5.0, 2.2)), 0.05),
+                s.hasCloseElements(new ArrayList<>(Arrays.asList(1.0, 2.0, 5.9, 4.0, 5.0)), 0.95),
+                !s.hasCloseElements(new ArrayList<>(Arrays.asList(1.0, 2.0, 5.9, 4.0, 5.0)), 0.8),
+                s.hasCloseElements(new ArrayList<>(Arrays.asList(1.0, 2.0, 3.0, 4.0, 5.0, 2.0)), 0.1),
+                s.hasCloseElements(new ArrayList<>(Arrays.asList(1.1, 2.2, 3.1, 4.1, 5.1)), 1.0),
+                !s.hasCloseElements(new ArrayList<>(Arrays.asList(1.1, 2.2, 3.1, 4.1, 5.1)), 0.5)
+        );
+        if (correct.contains(false)) {
+            throw new AssertionError();
+        }
+    }
+}
+""",
+)
+"""HumanEval-X's Java/0 (true/false answers: a program that learns them without computing can pass)."""
+PREFIX_TESTS = TestSuite(
+    "native",
+    IMPORTS
+    + """
+public class Main {
+    public static void main(String[] args) {
+        Solution s = new Solution();
+        List<Boolean> correct = Arrays.asList(
+                s.filterByPrefix(new ArrayList<>(List.of()), "john").equals(List.of()),
+                s.filterByPrefix(new ArrayList<>(Arrays.asList("xxx", "asd", "xxy", "john doe", "xxxAAA", "xxx")), "xxx")
+                        .equals(Arrays.asList("xxx", "xxxAAA", "xxx"))
+        );
+        if (correct.contains(false)) {
+            throw new AssertionError();
+        }
+    }
+}
+""",
+)
+"""HumanEval-X's Java/29 (a list of strings)."""
+KINDS_TESTS = TestSuite(
+    "native",
+    IMPORTS
+    + "import java.util.concurrent.*;\n"
+    + """
+public class Main {
+    public static void main(String[] args) {
+        Solution s = new Solution();
+        Vector<Integer> vector = s.vector(2);
+        Stack<Integer> stack = s.stack(2);
+        ArrayDeque<Integer> deque = s.deque(2);
+        PriorityQueue<Integer> queue = s.queue(2);
+        TreeSet<Integer> descending = s.descending(2);
+        TreeMap<Integer, Integer> sorted = s.sorted(2);
+        Hashtable<Integer, Integer> table = s.table(2);
+        ConcurrentHashMap<Integer, Integer> concurrent = s.concurrent(2);
+        CopyOnWriteArraySet<Integer> cowSet = s.cowSet(2);
+        LinkedHashSet<Integer> linked = s.linked(2);
+        HashMap<Integer, List<Integer>> nested = s.nested(2);
+        List<Boolean> correct = Arrays.asList(
+                vector.equals(List.of(0, 1)),
+                stack.peek() == 1 && stack.size() == 2,
+                deque.peekLast() == 1 && deque.size() == 2,
+                queue.poll() == 0 && queue.poll() == 1 && queue.isEmpty(),
+                descending.first() == 1 && descending.equals(Set.of(0, 1)),
+                sorted.firstKey() == 0 && sorted.equals(Map.of(0, 0, 1, 1)),
+                table.equals(Map.of(0, 0, 1, 1)),
+                concurrent.equals(Map.of(0, 0, 1, 1)),
+                cowSet.equals(Set.of(0, 1)),
+                new ArrayList<>(linked).equals(List.of(1, 0)),
+                nested.get(1).equals(List.of(0, 1))
+        );
+        if (correct.contains(false)) {
+            throw new AssertionError();
+        }
+    }
+}
+""",
+)
+"""Methods declared to return JDK collections narrower than ``List``/``Set``/``Map``: the boundary's
+copy must keep a class the declaration accepts."""
+KINDS = """    public Vector<Integer> vector(int n) { Vector<Integer> v = new Vector<>(); for (int i = 0; i < n; i++) v.add(i); return v; }
+    public Stack<Integer> stack(int n) { Stack<Integer> v = new Stack<>(); for (int i = 0; i < n; i++) v.push(i); return v; }
+    public ArrayDeque<Integer> deque(int n) { ArrayDeque<Integer> v = new ArrayDeque<>(); for (int i = 0; i < n; i++) v.addLast(i); return v; }
+    public PriorityQueue<Integer> queue(int n) { PriorityQueue<Integer> v = new PriorityQueue<>(); for (int i = n - 1; i >= 0; i--) v.add(i); return v; }
+    public TreeSet<Integer> descending(int n) { TreeSet<Integer> v = new TreeSet<>(Comparator.reverseOrder()); for (int i = 0; i < n; i++) v.add(i); return v; }
+    public TreeMap<Integer, Integer> sorted(int n) { TreeMap<Integer, Integer> v = new TreeMap<>(); for (int i = n - 1; i >= 0; i--) v.put(i, i); return v; }
+    public Hashtable<Integer, Integer> table(int n) { Hashtable<Integer, Integer> v = new Hashtable<>(); for (int i = 0; i < n; i++) v.put(i, i); return v; }
+    public ConcurrentHashMap<Integer, Integer> concurrent(int n) { ConcurrentHashMap<Integer, Integer> v = new ConcurrentHashMap<>();
+        for (int i = 0; i < n; i++) v.put(i, i); return v; }
+    public CopyOnWriteArraySet<Integer> cowSet(int n) { CopyOnWriteArraySet<Integer> v = new CopyOnWriteArraySet<>();
+        for (int i = 0; i < n; i++) v.add(i); return v; }
+    public LinkedHashSet<Integer> linked(int n) { LinkedHashSet<Integer> v = new LinkedHashSet<>(); for (int i = n - 1; i >= 0; i--) v.add(i); return v; }
+    public HashMap<Integer, List<Integer>> nested(int n) { HashMap<Integer, List<Integer>> v = new HashMap<>();
+        v.put(1, new Vector<>(List.of(0, 1))); return v; }
+"""
+"""A correct Solution for :data:`KINDS_TESTS`."""
 WRONG_ADD = "    public int add(int a, int b) { return a - b; }\n"
 RIGHT_ADD = "    public int add(int a, int b) { return a + b; }\n"
 
@@ -123,6 +224,31 @@ def _right_if(condition: str, helpers: str = "") -> str:
         "    }\n",
         header=IMPORTS + "import java.io.*;\nimport java.net.*;\nimport java.nio.file.*;\n",
     )
+
+
+SUM_CASES = TestSuite("stdio", stdio_cases=(StdioCase("3\n1 2 3\n", "6\n"), StdioCase("2\n-5 5\n", "0\n")))
+SUM_BODY = """    public static void main(String[] args) {
+        Scanner in = new Scanner(System.in);
+        int n = in.nextInt();
+        long s = 0;
+        for (int i = 0; i < n; i++) s += in.nextLong();
+        System.out.println(s);
+    }
+"""
+STDIO_CONTROLS = {
+    # the red team's programs: the class to run is the top-level one declaring main, the file is named
+    # after the top-level public class
+    "nonpublic_solution_class": "import java.util.*;\n\nclass Solution {\n" + SUM_BODY + "}\n",
+    "nonpublic_main_nested_public": "import java.util.*;\n\nclass Main {\n    public class Total {\n        long value;\n    }\n" + SUM_BODY + "}\n",
+    "nested_public_class_first": "import java.util.*;\n\nclass Summer {\n    public class Total {\n        long value;\n    }\n}\n\n"
+    "public class Main {\n" + SUM_BODY + "}\n",
+    "public_helper_main_elsewhere": 'import java.util.*;\n\n/* public class Fake { */\npublic class Helper {\n    static String s = "class X {";\n}\n\n'
+    "class Runner {\n" + SUM_BODY + "}\n",
+    "main_in_comment": "import java.util.*;\n\n/* usage: the judge runs\n   public class Helper  (old name, kept for reference) */\npublic class Main {\n"
+    + SUM_BODY
+    + "}\n",
+}
+"""stdio programs whose main class is not simply the first ``public class`` line."""
 
 
 def _case(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = ADD_TESTS) -> Case:
@@ -336,6 +462,143 @@ CASES: tuple[Case, ...] = (
     ),
     _case("defines_main", "tamper", _solution(RIGHT_ADD, after="class Main { public static void main(String[] a) { } }\n"), E),
     _case("package_execir", "tamper", "package execir;\n" + _solution(WRONG_ADD), E),
+    _case(
+        "read_tests_source",
+        "tamper",
+        # the red team's program: the expected answers parsed out of the tests' source ('!' = false)
+        IMPORTS.replace("import java.lang.*;\n", "") + "import java.nio.file.*;\nimport java.util.regex.*;\n\n"
+        "class Solution {\n"
+        "    static List<Boolean> answers = new ArrayList<>();\n"
+        "    static int next = 0;\n"
+        "    static {\n"
+        "        try {\n"
+        '            String src = new String(Files.readAllBytes(Paths.get("Main.java")));\n'
+        '            Matcher m = Pattern.compile("(!?)(?:execirValue\\\\()?s\\\\.hasCloseElements").matcher(src);\n'
+        "            while (m.find()) answers.add(m.group(1).isEmpty());\n"
+        "        } catch (Exception e) { }\n"
+        "    }\n"
+        "    public boolean hasCloseElements(List<Double> numbers, double threshold) {\n"
+        "        return answers.get(next++ % answers.size());\n"
+        "    }\n"
+        "}\n",
+        {F, E},
+        CLOSE_TESTS,
+    ),
+    _case(
+        "tests_files_visible",
+        "tamper",
+        _right_if(
+            'Files.exists(Paths.get("Main.java")) || Files.exists(Paths.get("Main.class"))'
+            ' || ClassLoader.getSystemResource("Main.class") != null || Main.class.getResourceAsStream("Main.class") != null'
+        ),
+        F,
+    ),
+    _case(
+        "rerun_main_search",
+        "tamper",
+        # the red team's program: Main.main re-run with every answer vector until one does not throw
+        _solution(
+            "    static boolean[] answers = new boolean[64];\n"
+            "    static int calls = 0;\n"
+            "    static boolean searching = false;\n"
+            "    public boolean hasCloseElements(List<Double> numbers, double threshold) {\n"
+            "        if (!searching && calls == 0) {\n"
+            "            searching = true;\n"
+            "            for (long mask = 0; mask < (1L << 20); mask++) {\n"
+            "                for (int i = 0; i < 20; i++) answers[i] = ((mask >> i) & 1) == 1;\n"
+            "                calls = 0;\n"
+            "                try { Main.main(new String[0]); break; } catch (Throwable t) { }\n"
+            "            }\n"
+            "            searching = false;\n"
+            "            calls = 0;\n"
+            "        }\n"
+            "        return answers[calls++];\n"
+            "    }\n"
+        ),
+        {F, T},
+        CLOSE_TESTS,
+    ),
+    _case(
+        "rerun_main_from_static_init",
+        "tamper",
+        _wrong_with("    static { try { Main.main(new String[0]); } catch (Throwable t) { } }\n"),
+        F,
+    ),
+    _case(
+        "rerun_main_by_reflection",
+        "tamper",
+        _right_if(
+            "rerun()",
+            "    static boolean inner = false;\n"
+            "    static boolean rerun() throws Exception {\n"
+            "        if (inner) return true;\n"
+            "        inner = true;\n"
+            '        try { Class.forName("Main").getMethod("main", String[].class).invoke(null, (Object) new String[0]); } catch (Throwable t) { }\n'
+            "        return true;\n"
+            "    }\n",
+        ),
+        F,
+    ),
+    _case(
+        "rerun_main_on_jdk_thread",
+        "tamper",
+        # Main.main run by a thread whose Runnable is a JDK proxy of a method handle: no candidate frame
+        # on that thread's stack; the thread's outcome says whether this answer vector passes
+        _solution(
+            "    static boolean[] answers = new boolean[64];\n"
+            "    static int calls = 0;\n"
+            "    static boolean searching = false;\n"
+            "    static boolean run() throws Throwable {\n"
+            '        java.lang.invoke.MethodHandle mh = java.lang.invoke.MethodHandles.lookup().findStatic(Main.class, "main",\n'
+            "            java.lang.invoke.MethodType.methodType(void.class, String[].class)).bindTo(new String[0]);\n"
+            "        Runnable r = java.lang.invoke.MethodHandleProxies.asInterfaceInstance(Runnable.class, mh);\n"
+            "        boolean[] failed = {false};\n"
+            "        Thread t = new Thread(r);\n"
+            "        t.setUncaughtExceptionHandler((th, e) -> failed[0] = true);\n"
+            "        t.start(); t.join();\n"
+            "        return !failed[0];\n"
+            "    }\n"
+            "    public boolean hasCloseElements(List<Double> numbers, double threshold) {\n"
+            "        if (!searching && calls == 0) {\n"
+            "            searching = true;\n"
+            "            for (long mask = 0; mask < 128; mask++) {\n"
+            "                for (int i = 0; i < 7; i++) answers[i] = ((mask >> i) & 1) == 1;\n"
+            "                calls = 0;\n"
+            "                try { if (run()) break; } catch (Throwable t) { }\n"
+            "            }\n"
+            "            calls = 0;\n"
+            "        }\n"
+            "        return answers[calls++ % 7];\n"
+            "    }\n"
+        ),
+        {F, T},
+        CLOSE_TESTS,
+    ),
+    _case(
+        "vector_subclass_equals",
+        "tamper",
+        _solution(
+            "    public Vector<String> filterByPrefix(List<String> strings, String prefix) { return new Liar(); }\n",
+            after="class Liar extends Vector<String> { public boolean equals(Object o) { return true; } public int hashCode() { return 0; } }\n",
+        ),
+        F,
+        PREFIX_TESTS,
+    ),
+    _case(
+        "treeset_comparator_declared",
+        "tamper",
+        _solution(
+            "    public TreeSet<Integer> unique(List<Integer> xs) {\n"
+            "        boolean[] lie = {false};\n"
+            "        TreeSet<Integer> s = new TreeSet<>((x, y) -> lie[0] ? 0 : Integer.compare(x, y));\n"
+            "        for (int i = 0; i < new HashSet<>(xs).size(); i++) s.add(100 + i);\n"
+            "        lie[0] = true;\n"
+            "        return s;\n"
+            "    }\n"
+        ),
+        F,
+        SET_TESTS,
+    ),
     # ---- forged_output: the completion record ---------------------------------------------------
     _case(
         "fd3_garbage_record",
@@ -523,6 +786,48 @@ CASES: tuple[Case, ...] = (
         P,
         OBJECT_TESTS,
     ),
+    _case(
+        "control_vector_return",
+        "control",
+        _solution(
+            "    public Vector<String> filterByPrefix(List<String> strings, String prefix) {\n"
+            "        Vector<String> out = new Vector<>();\n"
+            "        for (String s : strings) if (s.startsWith(prefix)) out.add(s);\n"
+            "        return out;\n"
+            "    }\n"
+        ),
+        P,
+        PREFIX_TESTS,
+    ),
+    _case(
+        "control_cow_list_return",
+        "control",
+        _solution(
+            "    public CopyOnWriteArrayList<String> filterByPrefix(List<String> strings, String prefix) {\n"
+            "        CopyOnWriteArrayList<String> out = new CopyOnWriteArrayList<>();\n"
+            "        for (String s : strings) if (s.startsWith(prefix)) out.add(s);\n"
+            "        return out;\n"
+            "    }\n",
+            header=IMPORTS + "import java.util.concurrent.CopyOnWriteArrayList;\n",
+        ),
+        P,
+        PREFIX_TESTS,
+    ),
+    _case("control_narrow_collection_types", "control", _solution(KINDS, header=IMPORTS + "import java.util.concurrent.*;\n"), P, KINDS_TESTS),
+    _case(
+        "control_close_elements",
+        "control",
+        _solution(
+            "    public boolean hasCloseElements(List<Double> numbers, double threshold) {\n"
+            "        for (int i = 0; i < numbers.size(); i++)\n"
+            "            for (int j = i + 1; j < numbers.size(); j++)\n"
+            "                if (Math.abs(numbers.get(i) - numbers.get(j)) < threshold) return true;\n"
+            "        return false;\n"
+            "    }\n"
+        ),
+        P,
+        CLOSE_TESTS,
+    ),
     # ---- stdio ------------------------------------------------------------------------------------
     Case(
         "java_stdio_correct",
@@ -547,5 +852,6 @@ CASES: tuple[Case, ...] = (
         entry_point="",
         language="java",
     ),
+    *(Case(f"java_stdio_{name}", "control", program, SUM_CASES, frozenset({P}), entry_point="", language="java") for name, program in STDIO_CONTROLS.items()),
 )
 """Java attacks (never PASS) and controls (always PASS)."""

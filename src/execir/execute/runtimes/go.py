@@ -57,6 +57,8 @@ LIBRARIES = ("github.com/davecgh/go-spew/spew", "github.com/pmezard/go-difflib/d
 TEST_RE = re.compile(r"^func\s+(Test(?![a-z])\w*)\s*\(\s*\w+\s+\*\s*testing\.T\s*\)", re.MULTILINE)
 PACKAGE_RE = re.compile(r"^\s*package\s+(\w+)", re.MULTILINE)
 RUN_ENV = {"GOMAXPROCS": "1", "GOTRACEBACK": "single"}
+BUILD_OUTPUTS = frozenset({"guard.a", "prog.a", "testmain.a", "lib"})
+"""What the native build leaves in the work dir besides ``prog`` (removed with the sources before it runs)."""
 
 GUARD = harness_source("go_guard.go")
 TESTMAIN = harness_source("go_testmain.go")
@@ -107,7 +109,7 @@ class GoRuntime(Runtime):
     def native_plan(self, toolchain: Toolchain, program: str, tests: str) -> Plan:
         assert isinstance(toolchain, GoToolchain)
         names = TEST_RE.findall(tests)
-        table = "".join(f'\t{{"{name}", _test.{name}}},\n' for name in dict.fromkeys(names))
+        table = "".join(f'\t{{"{name}", ran({number}, _test.{name})}},\n' for number, name in enumerate(dict.fromkeys(names)))
         match = PACKAGE_RE.search(tests)
         package = match.group(1) if match else "main"
         files = {
@@ -124,7 +126,11 @@ class GoRuntime(Runtime):
         steps.append(_sh([*compile_, "-p", "main", "-o", "testmain.a", "testmain.go"]))
         steps.append(_sh([toolchain.paths["link"], "-s", "-w", "-buildmode=exe", "-importcfg", cfg, "-o", "prog", "testmain.a"]))
         files["build.sh"] = "set -e\n" + "\n".join(steps) + "\n"
-        return Plan(files, ("./prog", "-test.paniconexit0", "-test.timeout=0"), ("/bin/sh", "build.sh"), dict(RUN_ENV))
+        # everything but the binary goes before the candidate's code runs: the tests' source (its
+        # expected values) must not be readable by the program under test
+        leftovers = sorted({name.split("/")[0] for name in files} | BUILD_OUTPUTS)
+        run = ("/bin/sh", "-c", f'rm -rf -- {_sh(leftovers)} && exec "$0"', "./prog")
+        return Plan(files, run, ("/bin/sh", "build.sh"), dict(RUN_ENV))
 
     def stdio_plan(self, toolchain: Toolchain, program: str) -> Plan:
         assert isinstance(toolchain, GoToolchain)

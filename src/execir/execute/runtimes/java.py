@@ -121,7 +121,10 @@ BOUNDARY = harness_source("java_Boundary.java")
 RUNNER = harness_source("java_Runner.java")
 """The trusted main class of a native run."""
 
-IMPORT_BOUNDARY = "import static execir.Boundary.execirValue;\n"
+IMPORT_BOUNDARY = "import static execir.Boundary.execirValue;\nimport static execir.Boundary.execirEnter;\n"
+ENTER = " execirEnter();"
+"""Inserted as the first statement of the tests' ``main``: it halts the run (FAIL) unless the runner
+entered the tests (a candidate that calls ``Main.main`` itself to search for the expected answers)."""
 DEFAULT_IMPORTS = "".join(
     f"import {package}.*;\n" for package in ("java.util", "java.lang", "java.util.function", "java.util.stream", "java.math", "java.security")
 )
@@ -131,7 +134,6 @@ DEFAULT_IMPORTS = "".join(
 _IMPORT_LINE = re.compile(r"^\s*import\s", re.M)
 _TOP_LEVEL = re.compile(r"^(?:(?:public|final|abstract|static|sealed|non-sealed|strictfp)\s+)*(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)", re.M)
 _SOLUTION_VAR = re.compile(r"\bSolution\s+([A-Za-z_$][\w$]*)\s*=")
-_PUBLIC_CLASS = re.compile(r"^\s*public\s+(?:(?:final|abstract|strictfp)\s+)*(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)", re.M)
 
 
 def _code_mask(source: str) -> list[bool]:
@@ -199,6 +201,92 @@ def wrap_solution_calls(tests: str) -> str:
     return out
 
 
+_TYPE_KEYWORD = re.compile(r"(?<![\w$.])(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)")
+_MAIN_METHOD = re.compile(r"(?<![\w$.])void\s+main\s*\(")
+
+
+def _depths(source: str, mask: list[bool]) -> list[int]:
+    """For each character: how many code braces enclose it (a brace itself counts as outside)."""
+    depths, depth = [0] * len(source), 0
+    for i, char in enumerate(source):
+        if mask[i] and char == "}":
+            depth = max(0, depth - 1)
+        depths[i] = depth
+        if mask[i] and char == "{":
+            depth += 1
+    return depths
+
+
+def _header_start(source: str, mask: list[bool], depths: list[int], position: int) -> int:
+    """Where the declaration ending at ``position`` starts: after the previous ``;``, ``{`` or ``}``
+    of the same depth (its modifiers and annotations lie in between)."""
+    depth, k = depths[position], position - 1
+    while k >= 0 and not (mask[k] and source[k] in ";{}" and depths[k] <= depth):
+        k -= 1
+    return k + 1
+
+
+def _body(source: str, mask: list[bool], depths: list[int], start: int) -> tuple[int, int] | None:
+    """The span of the braces of the declaration whose header starts at ``start``."""
+    depth = depths[start]
+    open_ = next((k for k in range(start, len(source)) if mask[k] and source[k] == "{" and depths[k] == depth), None)
+    if open_ is None:
+        return None
+    close = next((k for k in range(open_ + 1, len(source)) if mask[k] and source[k] == "}" and depths[k] == depth), len(source))
+    return open_, close
+
+
+def _has_word(source: str, mask: list[bool], start: int, end: int, word: str) -> bool:
+    """Does ``word`` occur as code between ``start`` and ``end``?"""
+    return any(mask[m.start()] for m in re.compile(rf"(?<![\w$]){word}(?![\w$])").finditer(source, start, end))
+
+
+def top_level_types(source: str) -> list[tuple[str, bool, bool]]:
+    """The top-level types of a compilation unit (brace depth 0, outside comments and literals), in
+    order: (name, declared ``public``, declares a ``static void main(``)."""
+    mask = _code_mask(source)
+    depths = _depths(source, mask)
+    found = []
+    for m in _TYPE_KEYWORD.finditer(source):
+        if not mask[m.start()] or depths[m.start()] != 0:
+            continue
+        start = _header_start(source, mask, depths, m.start())
+        public = _has_word(source, mask, start, m.start(), "public")
+        body = _body(source, mask, depths, m.end())
+        has_main = False
+        if body is not None:
+            for method in _MAIN_METHOD.finditer(source, body[0] + 1, body[1]):
+                if mask[method.start()] and depths[method.start()] == 1:
+                    header = _header_start(source, mask, depths, method.start())
+                    has_main = has_main or _has_word(source, mask, header, method.start(), "static")
+        found.append((m.group(1), public, has_main))
+    return found
+
+
+def insert_enter(tests: str) -> str:
+    """The tests with :data:`ENTER` as the first statement of ``Main``'s ``static void main(``
+    (unchanged when there is none: the runner then finds no ``main`` to call)."""
+    mask = _code_mask(tests)
+    depths = _depths(tests, mask)
+    for m in _TYPE_KEYWORD.finditer(tests):
+        if m.group(1) != "Main" or not mask[m.start()] or depths[m.start()] != 0:
+            continue
+        body = _body(tests, mask, depths, m.end())
+        if body is None:
+            return tests
+        for method in _MAIN_METHOD.finditer(tests, body[0] + 1, body[1]):
+            if not mask[method.start()] or depths[method.start()] != 1:
+                continue
+            header = _header_start(tests, mask, depths, method.start())
+            if not _has_word(tests, mask, header, method.start(), "static"):
+                continue
+            block = _body(tests, mask, depths, method.start())
+            if block is not None and block[1] < len(tests):
+                return tests[: block[0] + 1] + ENTER + tests[block[0] + 1 :]
+        return tests
+    return tests
+
+
 def declared_classes(tests: str) -> list[str]:
     """Top-level type names the tests declare (``Main`` first)."""
     mask = _code_mask(tests)
@@ -224,13 +312,15 @@ def trusted_classes(javac: str) -> dict[str, str]:
         return {name: (root / name).read_bytes().decode("utf-8", "surrogateescape") for name in found}
 
 
-def main_class(program: str) -> str:
-    """The class a stdio program starts at: its public top-level class, else ``Main``."""
-    mask = _code_mask(program)
-    for m in _PUBLIC_CLASS.finditer(program):
-        if mask[m.start(1)]:
-            return m.group(1)
-    return "Main"
+def main_class(program: str) -> tuple[str, str]:
+    """(file name, class name) of a stdio program: the class run is the top-level class declaring
+    ``static void main(``, a public one first (else the first public top-level class, else ``Main``);
+    the file is named after the top-level public class when there is one (javac requires it)."""
+    types = top_level_types(program)
+    public = next((name for name, is_public, _ in types if is_public), None)
+    with_main = sorted((not is_public, i, name) for i, (name, is_public, has_main) in enumerate(types) if has_main)
+    run = with_main[0][2] if with_main else public or "Main"
+    return f"{public or run}.java", run
 
 
 CDS_ROOT = "/var/cache/execir-java"
@@ -303,16 +393,16 @@ class JavaRuntime(Runtime):
     def native_plan(self, toolchain: Toolchain, program: str, tests: str, memory_mb: int = Limits.memory_mb) -> Plan:
         mask = _code_mask(tests)
         own = any(mask[m.end() - 1] for m in _IMPORT_LINE.finditer(tests))
-        files = {"Solution.java": program, "Main.java": IMPORT_BOUNDARY + ("" if own else DEFAULT_IMPORTS) + wrap_solution_calls(tests)}
+        files = {"Solution.java": program, "Main.java": IMPORT_BOUNDARY + ("" if own else DEFAULT_IMPORTS) + insert_enter(wrap_solution_calls(tests))}
         compile_ = self._compile(toolchain, *files)
         files.update(trusted_classes(toolchain.paths["javac"]))
         java = (toolchain.paths["java"], *run_flags(memory_mb), "-cp", ".", "execir.Runner", *declared_classes(tests))
         return Plan(files, (toolchain.paths["sh"], "-c", HIDE_NONCE, *java), compile_, dict(ENV))
 
     def stdio_plan(self, toolchain: Toolchain, program: str, memory_mb: int = Limits.memory_mb) -> Plan:
-        name = main_class(program)
+        source, name = main_class(program)
         run = (toolchain.paths["java"], *run_flags(memory_mb), "-cp", ".", name)
-        return Plan({f"{name}.java": program}, run, self._compile(toolchain, f"{name}.java"), dict(ENV))
+        return Plan({source: program}, run, self._compile(toolchain, source), dict(ENV))
 
 
 RUNTIME = JavaRuntime(

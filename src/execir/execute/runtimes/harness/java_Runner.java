@@ -20,8 +20,13 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Starts the tests (args: the tests' top-level class names), and writes the run's nonce to fd 3 only when they return. */
+/** Starts the tests (args: the tests' top-level class names), and writes the run's nonce to fd 3 only when they return.
+ *  The tests' source and class files are gone from the work dir before any candidate code runs (the
+ *  candidate cannot read the expected values out of them); the tests' main starts with
+ *  {@link Boundary#execirEnter}, which halts the run unless it was entered from here. */
 public final class Runner {
+    /** The tests' source, deleted (as are their class files, once loaded) before any candidate code runs. */
+    private static final String TESTS_SOURCE = "Main.java";
     private static final Pattern DESCRIPTOR = Pattern.compile("L([A-Za-z0-9_$]+);");
 
     private Runner() {}
@@ -35,7 +40,11 @@ public final class Runner {
             Files.delete(file);
             if (nonce.length < 2) throw new IllegalStateException("execir: no nonce");
             ClassLoader loader = Runner.class.getClassLoader();
-            for (String name : checkLinks(testClasses)) Class.forName(name, false, loader);
+            for (String name : checkLinks(testClasses)) {
+                Class.forName(name, false, loader);
+                Files.delete(Paths.get(name + ".class"));
+            }
+            Files.deleteIfExists(Paths.get(TESTS_SOURCE));
             Class.forName("execir.Boundary", true, loader);
             Class<?> tests = Class.forName("Main", false, loader);
             Method main = tests.getMethod("main", String[].class);
