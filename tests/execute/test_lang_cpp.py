@@ -86,7 +86,16 @@ def test_plan_keeps_the_tests_source_out_of_the_sandbox():
     plan = runtime.native_plan(toolchain, ADD_OK, ADD_TESTS.code)
     assert "tests.cpp" not in plan.files
     assert plan.files[cpp.TESTS_OBJECT].startswith("\x7fELF")
-    assert plan.compile[0] == toolchain.paths["g++"]
+    script = plan.compile[-1]
+    assert plan.compile[:2] == (toolchain.paths["sh"], "-c") and toolchain.paths["g++"] in script
+    # the runner's object links first (its .preinit_array entry runs before the program's), and the
+    # build refuses ifunc resolvers
+    assert script.index(cpp.TESTS_OBJECT) < script.index("main.cpp") and "IRELATIV" in script
+    # before the program runs, the tests' object and every other file but the executable are gone
+    # and the nonce moves from the environment into the file the runner takes
+    run = plan.run[2]
+    assert cpp.TESTS_OBJECT in run and "main.cpp" in run and "inc" in run and "unset EXECIR_NONCE" in run
+    assert plan.run[-1] == "./prog"
 
 
 def test_header_from_prompt():

@@ -22,6 +22,16 @@ GREET_TESTS = TestSuite(
     '#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (greet("ann") == "hello ann");\n'
     '    vector<int> a = {1}, b = {2};\n    assert (a == b || greet("bo") == string("hello bo"));\n}\n',
 )
+APPENDED_TESTS = TestSuite(
+    "native",
+    "#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (add(2, 3) == 5);\n    assert (add(-1, 1) == 0);\n    assert (add(10, 5) == 15);\n}\n",
+)
+"""HumanEval-X's own form: the tests appended after the program, with no prototype (compiled as one
+translation unit in the sandbox)."""
+EVEN_TESTS = TestSuite(
+    "native",
+    "bool even(int x);\n#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (even(4));\n    assert (!even(3));\n    assert (even(0));\n}\n",
+)
 WRONG = "int add(int a, int b){\n    return a - b;\n}\n"
 CANARIES = ("/tmp/execir-canary-cpp", "/root/execir-canary-cpp", "/work/execir-canary-cpp", "/var/tmp/execir-canary-cpp")
 
@@ -96,6 +106,91 @@ CASES: tuple[Case, ...] = (
         "forged_output",
         _wrong('#include<unistd.h>\nstatic int forged = (write(3, "ok\\n", 3), write(1, "PASSED\\n", 7), 0);\n'),
         F,
+    ),
+    _case(
+        "cpp_forge_nonce_from_env",
+        "forged_output",
+        # the red team's program: the run's nonce read from the environment and written as the record
+        _wrong(
+            "#include<cstdlib>\n#include<cstring>\n#include<unistd.h>\n"
+            'static int forged = [] {\n    const char *n = std::getenv("EXECIR_NONCE");\n'
+            '    if (n) { write(3, n, std::strlen(n)); write(3, "\\n", 1); _exit(0); }\n    return 0;\n}();\n'
+        ),
+        F,
+    ),
+    _case(
+        "cpp_forge_nonce_from_proc_environ",
+        "forged_output",
+        _wrong(
+            "#include<cstdio>\n#include<cstring>\n#include<unistd.h>\n"
+            'static int forged = [] {\n    FILE *f = std::fopen("/proc/self/environ", "rb");\n    if (!f) return 0;\n'
+            "    static char buf[1 << 16];\n    size_t n = std::fread(buf, 1, sizeof buf - 1, f);\n    std::fclose(f);\n"
+            "    for (size_t i = 0; i < n; i += std::strlen(buf + i) + 1)\n"
+            '        if (std::strncmp(buf + i, "EXECIR_NONCE=", 13) == 0) {\n'
+            '            write(3, buf + i + 13, std::strlen(buf + i + 13));\n            write(3, "\\n", 1);\n            _exit(0);\n        }\n'
+            "    return 0;\n}();\n"
+        ),
+        F,
+    ),
+    _case(
+        "cpp_forge_nonce_from_file",
+        "forged_output",
+        # whatever file a runner might keep the nonce in: every non-source file of the work dir is tried
+        _wrong(
+            "#include<cstdio>\n#include<cstring>\n#include<dirent.h>\n#include<unistd.h>\n"
+            'static int forged = [] {\n    DIR *d = opendir(".");\n    if (!d) return 0;\n'
+            '    while (dirent *e = readdir(d)) {\n        FILE *f = std::fopen(e->d_name, "rb");\n        if (!f) continue;\n'
+            "        char buf[128] = {0};\n        size_t n = std::fread(buf, 1, sizeof buf - 1, f);\n        std::fclose(f);\n"
+            '        if (n >= 16 && n < 100 && std::strspn(buf, "0123456789abcdef\\n") == n) { write(3, buf, n); _exit(0); }\n'
+            "    }\n    return 0;\n}();\n"
+        ),
+        F,
+    ),
+    _case(
+        "cpp_read_tests_source",
+        "tamper",
+        # the red team's program: add answers from the asserts it parses out of the tests' source
+        # (the one-translation-unit form, whose tests declare no prototype, keeps them in main.cpp)
+        "#include<cstdio>\n#include<cstdlib>\n#include<cstring>\n#include<map>\n#include<utility>\n"
+        "static std::map<std::pair<int, int>, int> answers() {\n    std::map<std::pair<int, int>, int> out;\n"
+        '    const char *names[] = {"main.cpp", "tests.cpp"};\n    for (const char *name : names) {\n'
+        '        FILE *f = std::fopen(name, "rb");\n        if (!f) continue;\n        static char src[1 << 16];\n'
+        "        size_t n = std::fread(src, 1, sizeof src - 1, f);\n        src[n] = 0;\n        std::fclose(f);\n"
+        '        for (char *p = std::strstr(src, "assert (add("); p; p = std::strstr(p + 1, "assert (add(")) {\n'
+        '            int a, b, want;\n            if (std::sscanf(p, "assert (add(%d, %d) == %d)", &a, &b, &want) == 3) out[{a, b}] = want;\n'
+        "        }\n    }\n    return out;\n}\n"
+        "int add(int a, int b){\n    static std::map<std::pair<int, int>, int> known = answers();\n"
+        "    auto it = known.find({a, b});\n    return it != known.end() ? it->second : a - b;\n}\n",
+        F,
+        APPENDED_TESTS,
+    ),
+    _case(
+        "cpp_ifunc_resolver_takes_nonce",
+        "forged_output",
+        # an ifunc resolver runs while the loader relocates, before any initializer of the program
+        "#include<fcntl.h>\n#include<unistd.h>\n"
+        'extern "C" int add_impl(int a, int b) { return a - b; }\n'
+        'extern "C" void *resolve_add() {\n    char buf[128];\n    int fd = open(".execir-nonce", O_RDONLY);\n'
+        "    if (fd >= 0) { long n = read(fd, buf, sizeof buf); if (n > 0) { write(3, buf, n); _exit(0); } }\n"
+        "    return (void *)add_impl;\n}\n"
+        'int add(int a, int b) __attribute__((ifunc("resolve_add")));\n',
+        {E, F},
+    ),
+    _case(
+        "cpp_rerun_main_search",
+        "tamper",
+        # the red team's program: the tests' main re-run in forked children, one answer vector each,
+        # until a child exits 0; the parent then answers with that vector
+        "#include<sys/wait.h>\n#include<unistd.h>\nint main();\n"
+        "static int answers[8], calls = 0, searching = 0;\n"
+        "bool even(int x){\n    if (!searching && calls == 0) {\n        searching = 1;\n"
+        "        for (int mask = 0; mask < 8; mask++) {\n            for (int i = 0; i < 3; i++) answers[i] = (mask >> i) & 1;\n"
+        "            pid_t pid = fork();\n            if (pid == 0) { close(3); calls = 0; int status = main(); _exit(status); }\n"
+        "            int status = 1;\n            waitpid(pid, &status, 0);\n"
+        "            if (WIFEXITED(status) && WEXITSTATUS(status) == 0) break;\n        }\n    }\n"
+        "    return answers[calls++ % 3];\n}\n",
+        F,
+        EVEN_TESTS,
     ),
     # ---- resources and time -----------------------------------------------------------------
     _case("cpp_fork_bomb", "resources", _wrong("#include<unistd.h>\n", "    for (;;) fork();\n"), {F, T}),
@@ -200,6 +295,8 @@ CASES: tuple[Case, ...] = (
         "    return ready.size() == 2 ? a + b : 0;\n}\n",
         P,
     ),
+    _case("cpp_control_appended_tests", "control", "int add(int a, int b){\n    return a + b;\n}\n", P, APPENDED_TESTS),
+    _case("cpp_control_even", "control", "bool even(int x){\n    return x % 2 == 0;\n}\n", P, EVEN_TESTS),
     _case(
         "cpp_control_defines_and_main_name",
         "control",

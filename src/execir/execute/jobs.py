@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from execir.execute.limits import Limits
 from execir.types import TestSuite, Verdict
 
-ORACLE_VERSION = "execir-oracle/5"
+ORACLE_VERSION = "execir-oracle/6"
 """2: the sandbox wipes all of its /tmp between runs (1 let a file in /tmp outlive its run).
 3: a candidate's StopIteration no longer ends the judge's ``map``/``zip`` iteration (a false PASS);
 the server is not dumpable and resists same-uid tampering (memory, rlimits, SIGINT, SysV IPC) that

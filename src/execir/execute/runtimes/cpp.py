@@ -27,12 +27,22 @@ unit compiled in the sandbox: program, then a guard that undoes the candidate's 
 ``assert``/``__assert_fail``/``main`` macros and routes ``assert`` to the private failure function,
 then the tests. There the candidate's other macros and overloads can still reach the tests.
 
-What this in-process protocol cannot stop: a program deliberately written against this harness. It
-runs in the tests' process, so it can read ``EXECIR_NONCE`` from its environment and write the
-record itself, read the expected values from its own executable, or interpose libc/libstdc++
-functions the tests resolve at link or load time (``memcmp``, ``std::string::compare`` via an
-``asm`` label). Such programs are not mistakes a model or a mutation makes; the record only proves
-that the tests' ``main`` returned 0 without exiting early.
+The run's nonce never reaches the program: the run command deletes every file but the executable
+(the tests' object or source, the runner's source) and moves the nonce from the environment into
+a file (:data:`~execir.execute.runtimes.base.HIDE_NONCE`), which the runner's ``.preinit_array``
+entry (first: the tests' object is linked before the program's) reads and deletes before any
+initializer of the program runs; the loader runs nothing of the program earlier except ifunc
+resolvers, and an executable with IRELATIVE relocations is refused at build time (ERROR). The
+runner's ``main`` runs once: the program calling ``main`` (to try answers in a forked child) ends
+the run (FAIL).
+
+What this in-process protocol cannot stop: a program deliberately written against this harness's
+memory layout. It runs in the tests' process with no memory safety, so it can read the masked
+nonce and its mask out of the runner's data, read the expected values out of its own executable,
+or interpose libc/libstdc++ functions the tests resolve at link or load time (``memcmp``,
+``std::string::compare`` via an ``asm`` label). The record proves that the tests' ``main``
+returned 0 without exiting early, in a process whose program never saw the nonce in its
+environment or its files.
 
 Speed: headers dominate compile time (0.32 s of a 0.33 s HumanEval-X compile). Precompiled headers
 for the pre-included prelude (native) and ``<bits/stdc++.h>`` (stdio) are built once by a root
@@ -52,7 +62,7 @@ import subprocess
 import tempfile
 import threading
 
-from execir.execute.runtimes.base import Plan, Profile, Runtime, Toolchain, harness_source, root_owned
+from execir.execute.runtimes.base import HIDE_NONCE, NONCE_FILE, Plan, Profile, Runtime, Toolchain, harness_source, root_owned
 
 PRELUDE_HEADERS = ("stdlib.h", "algorithm", "math.h", "stdio.h", "vector", "string", "climits", "cstring", "iostream")
 """CodeGeeX's IMPORT_HELPER["cpp"]: the headers its HumanEval-X harness puts before every program."""
@@ -82,7 +92,14 @@ extern "C" void execir_assert_fail(const char *, const char *, unsigned int, con
 """
 """Between the program and tests given in HumanEval-X's appended form (no prototypes of their own)."""
 
-RUNNER = harness_source("cpp_runner.cpp")
+RUNNER = harness_source("cpp_runner.cpp").replace("@NONCE_FILE@", NONCE_FILE)
+NO_IFUNC = (
+    "if {readelf} -r -W prog | {grep} -q IRELATIV; then "
+    'echo "execir: the program defines an ifunc resolver (it would run before the tests\' runner)" >&2; exit 1; fi'
+)
+"""Build step after the link: the loader runs ifunc resolvers before the runner's ``.preinit_array``
+entry takes the nonce, so an executable with IRELATIVE relocations (``__attribute__((ifunc))``,
+``target_clones``) is refused (ERROR)."""
 
 _CACHE_LIMIT = 512
 _lock = threading.Lock()
@@ -200,7 +217,7 @@ def _compile_tests(toolchain: Toolchain, tests: str) -> str | None:
 
 class CppRuntime(Runtime):
     def discover(self) -> Toolchain:
-        paths = self.require("g++", "objcopy", "ld", "sh", "rm")
+        paths = self.require("g++", "objcopy", "ld", "readelf", "grep", "sh", "rm")
         version = self.version_of([paths["g++"], "--version"])
         if os.path.exists("/usr/bin/ld.gold"):
             paths["fuse-ld"] = "-fuse-ld=gold"  # links in a third of bfd's time
@@ -226,29 +243,35 @@ class CppRuntime(Runtime):
 
     def native_plan(self, toolchain: Toolchain, program: str, tests: str) -> Plan:
         files = {"main.cpp": program, f"inc/{PRELUDE_NAME}": PRELUDE}
-        argv = self._gxx(toolchain, NATIVE_FLAGS, "pch-native") + ["-I", "inc", "-include", PRELUDE_NAME]
-        obj = _tests_object(toolchain, tests)
-        build = [*argv, "main.cpp", TESTS_OBJECT, "-o", "prog", *LINK_LIBS]
-        if obj is not None:
-            files[TESTS_OBJECT] = obj
-            return Plan(files, ("./prog",), tuple(build))
-        # not built here: the tests do not compile on their own (a test file in HumanEval-X's
-        # "appended after the program" form, without prototypes) or the host build failed. Then
-        # one translation unit in the sandbox: program, a guard that restores ``assert`` and routes
-        # it to the private failure function, then the tests; their ``main`` is renamed in the
-        # object and the runner links in as above. The candidate's macros defined before the guard
-        # are undone by it; what one translation unit cannot stop is stated in the docstring.
-        files["main.cpp"] = program + SINGLE_UNIT_GUARD + tests + "\n"
-        files["runner.cpp"] = RUNNER
         gxx = self._gxx(toolchain, NATIVE_FLAGS, "pch-native")
-        steps = [
-            [*gxx, "-I", "inc", "-include", PRELUDE_NAME, "-c", "main.cpp", "-o", "m.o"],
-            [toolchain.paths["objcopy"], "--redefine-sym", "main=execir_tests_main", "m.o"],
-            [*gxx, "-c", "runner.cpp", "-o", "r.o"],
-            [*gxx, "m.o", "r.o", "-o", "prog", *LINK_LIBS],
-        ]
+        obj = _tests_object(toolchain, tests)
+        if obj is not None:
+            # the tests' object (holding the runner) first: its .preinit_array entry runs first
+            files[TESTS_OBJECT] = obj
+            steps = [[*gxx, "-I", "inc", "-include", PRELUDE_NAME, TESTS_OBJECT, "main.cpp", "-o", "prog", *LINK_LIBS]]
+        else:
+            # not built here: the tests do not compile on their own (a test file in HumanEval-X's
+            # "appended after the program" form, without prototypes) or the host build failed. Then
+            # one translation unit in the sandbox: program, a guard that restores ``assert`` and
+            # routes it to the private failure function, then the tests; their ``main`` is renamed
+            # in the object and the runner links in (first) as above. The candidate's macros defined
+            # before the guard are undone by it; what one translation unit cannot stop is stated in
+            # the docstring.
+            files["main.cpp"] = program + SINGLE_UNIT_GUARD + tests + "\n"
+            files["runner.cpp"] = RUNNER
+            steps = [
+                [*gxx, "-I", "inc", "-include", PRELUDE_NAME, "-c", "main.cpp", "-o", "m.o"],
+                [toolchain.paths["objcopy"], "--redefine-sym", "main=execir_tests_main", "m.o"],
+                [*gxx, "-c", "runner.cpp", "-o", "r.o"],
+                [*gxx, "r.o", "m.o", "-o", "prog", *LINK_LIBS],
+            ]
         script = "set -e\n" + "".join(" ".join(shlex.quote(a) for a in step) + "\n" for step in steps)
-        return Plan(files, ("./prog",), (toolchain.paths["sh"], "-c", script))
+        script += NO_IFUNC.format(readelf=shlex.quote(toolchain.paths["readelf"]), grep=shlex.quote(toolchain.paths["grep"])) + "\n"
+        # before the program runs: every file but the executable goes (the tests' source or object
+        # must not be readable by the program), and the nonce moves into the file the runner takes
+        leftovers = sorted({name.split("/")[0] for name in files} | {"m.o", "r.o"})
+        clean = f"{shlex.quote(toolchain.paths['rm'])} -rf -- {' '.join(shlex.quote(n) for n in leftovers)} && "
+        return Plan(files, (toolchain.paths["sh"], "-c", clean + HIDE_NONCE, "./prog"), (toolchain.paths["sh"], "-c", script))
 
     def stdio_plan(self, toolchain: Toolchain, program: str) -> Plan:
         argv = self._gxx(toolchain, STDIO_FLAGS, "pch-stdio")

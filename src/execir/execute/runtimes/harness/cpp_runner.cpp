@@ -1,5 +1,6 @@
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 extern "C" int execir_tests_main();
@@ -32,12 +33,52 @@ extern "C" void execir_assert_fail(const char *expr, const char *file, unsigned 
     execir_write(2, "\n", 1);
     for (;;) execir_sys3(SYS_exit_group, 134, 0, 0);
 }
+
+// The run's nonce: the run command (runtimes/base.py HIDE_NONCE) moved it from the environment into
+// NONCE_FILE; the first entry of the executable's .preinit_array (this object is linked before the
+// candidate's, and the build refuses ifunc resolvers, the only candidate code the loader runs
+// earlier) reads and deletes that file before any candidate initializer runs. It is kept masked
+// with per-run random bytes, so it never sits in memory as the text it is written as.
+static const char NONCE_FILE[] = "@NONCE_FILE@";
+static const unsigned long NONCE_MAX = 128;
+static unsigned char execir_nonce[NONCE_MAX];
+static unsigned char execir_mask[NONCE_MAX];
+static unsigned long execir_nonce_len = 0;
+static int execir_entered = 0;
+
+static void execir_take_nonce(int, char **, char **) {
+    long fd = execir_sys3(SYS_openat, AT_FDCWD, (long)NONCE_FILE, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    unsigned char raw[NONCE_MAX];
+    unsigned long got = 0;
+    for (;;) {
+        long n = execir_sys3(SYS_read, fd, (long)(raw + got), (long)(NONCE_MAX - got));
+        if (n <= 0) break;
+        got += (unsigned long)n;
+        if (got == NONCE_MAX) break;
+    }
+    execir_sys3(SYS_close, fd, 0, 0);
+    execir_sys3(SYS_unlinkat, AT_FDCWD, (long)NONCE_FILE, 0);
+    while (got > 0 && (raw[got - 1] == '\n' || raw[got - 1] == '\r')) got--;
+    if (got == 0 || got == NONCE_MAX) return;
+    if (execir_sys3(SYS_getrandom, (long)execir_mask, (long)got, 0) != (long)got) return;
+    for (unsigned long i = 0; i < got; i++) {
+        execir_nonce[i] = raw[i] ^ execir_mask[i];
+        raw[i] = 0;
+    }
+    execir_nonce_len = got;
+}
+__attribute__((section(".preinit_array"), used)) static void (*const execir_preinit)(int, char **, char **) = execir_take_nonce;
+
 int main() {
+    // the tests run once: candidate code calling main (to try answers in a forked child, say) fails
+    if (execir_entered++) for (;;) execir_sys3(SYS_exit_group, 125, 0, 0);
     int status = execir_tests_main();
     if (status != 0) return status;
-    const char *nonce = std::getenv("EXECIR_NONCE");
-    if (nonce == nullptr) return 122;
-    execir_write(3, nonce, execir_len(nonce));
-    execir_write(3, "\n", 1);
+    if (execir_nonce_len == 0) return 122;
+    char record[NONCE_MAX + 1];
+    for (unsigned long i = 0; i < execir_nonce_len; i++) record[i] = (char)(execir_nonce[i] ^ execir_mask[i]);
+    record[execir_nonce_len] = '\n';
+    execir_write(3, record, execir_nonce_len + 1);
     return 0;
 }
