@@ -173,6 +173,33 @@ CASES: tuple[Case, ...] = (
         "func Add(a, b int) int {\n    if v, ok := answers[[2]int{a, b}]; ok {\n        return v\n    }\n    return a - b\n}\n",
         F,
     ),
+    # the guard's nonce and Take, by import or by linkname
+    _case(
+        "go_import_guard_take",
+        "forged_record",
+        _wrong(_imp("os", "execir/guard"), 'func init() {\n    os.NewFile(3, "r").Write([]byte(guard.Take() + "\\n"))\n    os.Exit(0)\n}\n'),
+        {E, F},
+    ),
+    _case(
+        "go_linkname_guard_nonce",
+        "forged_record",
+        _wrong(
+            _imp("os", "unsafe"),
+            "var _ unsafe.Pointer\n\n//go:linkname stolen execir/guard.nonce\nvar stolen string\n\n"
+            'func init() {\n    os.NewFile(3, "r").Write([]byte(stolen + "\\n"))\n    os.Exit(0)\n}\n',
+        ),
+        {E, F},
+    ),
+    _case(
+        "go_linkname_guard_take",
+        "forged_record",
+        _wrong(
+            _imp("os", "unsafe"),
+            "var _ unsafe.Pointer\n\n//go:linkname take execir/guard.Take\nfunc take() string\n\n"
+            'func init() {\n    os.NewFile(3, "r").Write([]byte(take() + "\\n"))\n    os.Exit(0)\n}\n',
+        ),
+        {E, F},
+    ),
     # resources
     _case(
         "go_goroutine_bomb",

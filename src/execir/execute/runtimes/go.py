@@ -4,9 +4,10 @@ The ``go`` command is not used in the sandbox. The compile step calls the toolch
 and ``link`` directly with an ``importcfg`` (what ``go test -c`` does underneath, minus package
 loading, the build cache and ``go vet``):
 
-1. ``execir/guard`` (trusted, ``guard.go``): its ``init`` takes the run's nonce out of the
-   environment (``os.Unsetenv``) and overwrites its bytes in the process's original environment
-   block, so neither ``os.Getenv`` nor ``/proc/self/environ`` shows it to the candidate;
+1. the guard (trusted, ``guard.go``, under an import path drawn per run, so the program cannot
+   import it): its ``init`` takes the run's nonce out of the environment (``os.Unsetenv``) and
+   overwrites its bytes in the process's original environment block, so neither ``os.Getenv`` nor
+   ``/proc/self/environ`` shows it to the candidate, and registers the test flags;
 2. the candidate's file (``main.go``), the tests (``tests.go``) and ``guard_import.go`` (a blank
    import of the guard) as one package compiled as the library ``execir/prog``: the guard is then a
    dependency of the candidate's package, and Go initializes dependencies first, so the guard runs
@@ -28,11 +29,19 @@ toolchain's own prebuilt archives (read-only under ``/usr/lib/go-*/pkg``).
 ``go vet`` is not run (``go test`` runs a subset of it; HumanEval-X uses ``go test``): vet findings
 are lints, not behaviour, and would fail correct programs (a ``Printf`` verb mismatch in a helper).
 
-What this in-process protocol cannot stop: a program written to forge the record. The candidate
-runs in the tests' process and can read the guard's memory (``//go:linkname`` to its variable,
-``/proc/self/mem``) or call ``guard.Take`` itself, then write the nonce to fd 3 and exit 0. It
-stops the accidental and the naive: ``os.Exit(0)`` in ``init`` or in the function, exit from a
-goroutine, ``os.Getenv`` of the nonce, a forged record without the nonce.
+Before the program runs, every file but the executable is deleted (the tests' source among them);
+a program naming ``go:linkname`` is refused at build time (ERROR), and the trusted main keeps what
+the outcome rests on (the tests table, the completion counts) in locals, so the program cannot
+reach the guard's nonce, its ``Take`` or the counts by name. The guard's ``Arm`` resets
+``os.Args``, ``flag.CommandLine`` and every ``-test.*`` flag after the program's initialization;
+every listed test runs whatever ``-test.run`` says, and the record is written only when each test
+returned normally exactly once.
+
+What this in-process protocol cannot stop: a program deliberately written against this harness's
+memory. It runs in the tests' process and ``unsafe`` can read any of its memory (the nonce
+included) or ``/proc/self/mem``. It stops the accidental and the naive: ``os.Exit(0)`` in ``init``
+or in the function, exit from a goroutine, ``os.Getenv`` of the nonce, a forged record without
+the nonce, importing the guard, test flags set in ``init``, reading the tests' source.
 """
 
 from __future__ import annotations
@@ -41,6 +50,7 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import shutil
 import subprocess
 import tempfile
@@ -60,6 +70,10 @@ RUN_ENV = {"GOMAXPROCS": "1", "GOTRACEBACK": "single"}
 BUILD_OUTPUTS = frozenset({"guard.a", "prog.a", "testmain.a", "lib"})
 """What the native build leaves in the work dir besides ``prog`` (removed with the sources before it runs)."""
 
+NO_LINKNAME = (
+    "if grep -q 'go:linkname' main.go; then echo 'execir: the program uses //go:linkname (it could reach the private symbols of the harness)' >&2; exit 1; fi"
+)
+"""Build step before any compile: a program naming ``go:linkname`` is refused (ERROR)."""
 GUARD = harness_source("go_guard.go")
 TESTMAIN = harness_source("go_testmain.go")
 
@@ -109,19 +123,22 @@ class GoRuntime(Runtime):
     def native_plan(self, toolchain: Toolchain, program: str, tests: str) -> Plan:
         assert isinstance(toolchain, GoToolchain)
         names = TEST_RE.findall(tests)
-        table = "".join(f'\t{{"{name}", ran({number}, _test.{name})}},\n' for number, name in enumerate(dict.fromkeys(names)))
+        table = "".join(f'\t\t{{"{name}", ran({number}, _test.{name})}},\n' for number, name in enumerate(dict.fromkeys(names)))
+        # the guard's import path is drawn per run: the program cannot import it by name
+        guard = f"execir/guard{secrets.token_hex(8)}"
         match = PACKAGE_RE.search(tests)
         package = match.group(1) if match else "main"
         files = {
             "main.go": program,
             "tests.go": tests,
-            "guard_import.go": f'package {package}\n\nimport _ "execir/guard"\n',
+            "guard_import.go": f'package {package}\n\nimport _ "{guard}"\n',
             "guard/guard.go": GUARD,
-            "testmain.go": TESTMAIN % table,
+            "testmain.go": TESTMAIN.replace("@GUARD@", guard) % table,
         }
-        steps, cfg = self._prelude(toolchain, files)
+        steps, cfg = self._prelude(toolchain, files, guard)
+        steps.append(NO_LINKNAME)
         compile_ = [toolchain.paths["compile"], "-c=1", "-complete", "-importcfg", cfg, "-pack"]
-        steps.append(_sh([*compile_, "-p", "execir/guard", "-o", "guard.a", "guard/guard.go"]))
+        steps.append(_sh([*compile_, "-p", guard, "-o", "guard.a", "guard/guard.go"]))
         steps.append(_sh([*compile_, "-p", "execir/prog", "-o", "prog.a", "main.go", "tests.go", "guard_import.go"]))
         steps.append(_sh([*compile_, "-p", "main", "-o", "testmain.a", "testmain.go"]))
         steps.append(_sh([toolchain.paths["link"], "-s", "-w", "-buildmode=exe", "-importcfg", cfg, "-o", "prog", "testmain.a"]))
@@ -141,9 +158,9 @@ class GoRuntime(Runtime):
         return Plan(files, ("./prog",), ("/bin/sh", "build.sh"), dict(RUN_ENV))
 
     @staticmethod
-    def _prelude(toolchain: GoToolchain, files: dict[str, str]) -> tuple[list[str], str]:
+    def _prelude(toolchain: GoToolchain, files: dict[str, str], guard: str) -> tuple[list[str], str]:
         """Commands that make testify available, and the importcfg path the build then uses."""
-        local = "packagefile execir/guard=guard.a\npackagefile execir/prog=prog.a\n"
+        local = f"packagefile {guard}=guard.a\npackagefile execir/prog=prog.a\n"
         if toolchain.prepared:
             files["importcfg"] = toolchain.std_cfg + Path(toolchain.prepared, "importcfg.libs").read_text() + local
             return [], "importcfg"

@@ -7,36 +7,36 @@ import (
 	"testing"
 	"testing/internal/testdeps"
 
-	guard "execir/guard"
+	guard "@GUARD@"
 	_test "execir/prog"
 )
-
-// the test functions of the tests file, in order, each wrapped by ran (filled in by go.py)
-var tests = []testing.InternalTest{
-%s}
-
-// completed[i]: how many times test i returned normally, neither failed nor skipped (made in main)
-var completed []int
-
-func ran(i int, test func(*testing.T)) func(*testing.T) {
-	return func(t *testing.T) {
-		test(t) // t.FailNow, t.Skip, runtime.Goexit and panics do not come back here
-		if !t.Failed() && !t.Skipped() {
-			completed[i]++
-		}
-	}
-}
 
 // every listed test runs, whatever -test.run (or a pattern set by candidate code) says
 type matchAll struct{ testdeps.TestDeps }
 
 func (matchAll) MatchString(pattern, name string) (bool, error) { return true, nil }
 
+// Everything the run's outcome rests on is a local of main, not a package variable: candidate code
+// cannot reach a local by name (//go:linkname is refused at build time, and the guard's import
+// path is drawn per run).
 func main() {
 	if err := guard.Arm(map[string]string{"test.paniconexit0": "true", "test.timeout": "0"}); err != nil {
 		fmt.Fprintln(os.Stderr, "execir: test flags:", err)
 		os.Exit(120)
 	}
+	// completed[i]: how many times test i returned normally, neither failed nor skipped
+	var completed []int
+	ran := func(i int, test func(*testing.T)) func(*testing.T) {
+		return func(t *testing.T) {
+			test(t) // t.FailNow, t.Skip, runtime.Goexit and panics do not come back here
+			if !t.Failed() && !t.Skipped() {
+				completed[i]++
+			}
+		}
+	}
+	// the test functions of the tests file, in order, each wrapped by ran (filled in by go.py)
+	tests := []testing.InternalTest{
+%s	}
 	if len(tests) == 0 {
 		os.Exit(119)
 	}
