@@ -15,43 +15,30 @@ from execir.types import StdioCase, TestSuite, Verdict
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
 
 IMPORTS = "import java.util.*;\nimport java.lang.*;\n"
-ADD_TESTS = TestSuite(
-    "native",
-    IMPORTS
-    + """
-public class Main {
-    public static void main(String[] args) {
-        Solution s = new Solution();
-        List<Boolean> correct = Arrays.asList(
-                s.add(2, 3) == 5,
-                s.add(-1, 1) == 0,
-                s.add(10, 5) == 15
-        );
-        if (correct.contains(false)) {
-            throw new AssertionError();
-        }
-    }
-}
-""",
+
+
+def _checks(*checks: str, setup: str = "", imports: str = IMPORTS) -> TestSuite:
+    """HumanEval-X's Java test form: ``Main.main`` builds a ``Solution``, runs ``setup`` (statements),
+    collects the boolean ``checks`` and throws if any is false."""
+    body = "".join(f"        {line}\n" for line in setup.splitlines())
+    listed = ",\n".join("                " + check.replace("\n", "\n" + " " * 16) for check in checks)
+    return TestSuite(
+        "native",
+        f"{imports}\npublic class Main {{\n    public static void main(String[] args) {{\n        Solution s = new Solution();\n{body}"
+        f"        List<Boolean> correct = Arrays.asList(\n{listed}\n        );\n"
+        "        if (correct.contains(false)) {\n            throw new AssertionError();\n        }\n    }\n}\n",
+    )
+
+
+ADD_TESTS = _checks(
+    "s.add(2, 3) == 5",
+    "s.add(-1, 1) == 0",
+    "s.add(10, 5) == 15",
 )
-LIST_TESTS = TestSuite(
-    "native",
-    IMPORTS
-    + """
-public class Main {
-    public static void main(String[] args) {
-        Solution s = new Solution();
-        List<Boolean> correct = Arrays.asList(
-                Objects.equals(s.evens(new ArrayList<>(Arrays.asList(1, 2, 3, 4))), Arrays.asList(2, 4)),
-                s.evens(new ArrayList<>(List.of(7, 8))).equals(List.of(8)),
-                Objects.equals(s.evens(new ArrayList<>(List.of(5))), List.of())
-        );
-        if (correct.contains(false)) {
-            throw new AssertionError();
-        }
-    }
-}
-""",
+LIST_TESTS = _checks(
+    "Objects.equals(s.evens(new ArrayList<>(Arrays.asList(1, 2, 3, 4))), Arrays.asList(2, 4))",
+    "s.evens(new ArrayList<>(List.of(7, 8))).equals(List.of(8))",
+    "Objects.equals(s.evens(new ArrayList<>(List.of(5))), List.of())",
 )
 SET_TESTS = TestSuite(
     "native",
@@ -100,88 +87,48 @@ public class Main {
 }
 """,
 )
-CLOSE_TESTS = TestSuite(
-    "native",
-    IMPORTS
-    + """
-public class Main {
-    public static void main(String[] args) {
-        Solution s = new Solution();
-        List<Boolean> correct = Arrays.asList(
-                s.hasCloseElements(new ArrayList<>(Arrays.asList(11.0, 2.0, 3.9, 4.0, 5.0, 2.2)), 0.3),
-                !s.hasCloseElements(new ArrayList<>(Arrays.asList(1.0, 2.0, 3.9, 4.0, 5.0, 2.2)), 0.05),
-                s.hasCloseElements(new ArrayList<>(Arrays.asList(1.0, 2.0, 5.9, 4.0, 5.0)), 0.95),
-                !s.hasCloseElements(new ArrayList<>(Arrays.asList(1.0, 2.0, 5.9, 4.0, 5.0)), 0.8),
-                s.hasCloseElements(new ArrayList<>(Arrays.asList(1.0, 2.0, 3.0, 4.0, 5.0, 2.0)), 0.1),
-                s.hasCloseElements(new ArrayList<>(Arrays.asList(1.1, 2.2, 3.1, 4.1, 5.1)), 1.0),
-                !s.hasCloseElements(new ArrayList<>(Arrays.asList(1.1, 2.2, 3.1, 4.1, 5.1)), 0.5)
-        );
-        if (correct.contains(false)) {
-            throw new AssertionError();
-        }
-    }
-}
-""",
+CLOSE_TESTS = _checks(
+    "s.hasCloseElements(new ArrayList<>(Arrays.asList(11.0, 2.0, 3.9, 4.0, 5.0, 2.2)), 0.3)",
+    "!s.hasCloseElements(new ArrayList<>(Arrays.asList(1.0, 2.0, 3.9, 4.0, 5.0, 2.2)), 0.05)",
+    "s.hasCloseElements(new ArrayList<>(Arrays.asList(1.0, 2.0, 5.9, 4.0, 5.0)), 0.95)",
+    "!s.hasCloseElements(new ArrayList<>(Arrays.asList(1.0, 2.0, 5.9, 4.0, 5.0)), 0.8)",
+    "s.hasCloseElements(new ArrayList<>(Arrays.asList(1.0, 2.0, 3.0, 4.0, 5.0, 2.0)), 0.1)",
+    "s.hasCloseElements(new ArrayList<>(Arrays.asList(1.1, 2.2, 3.1, 4.1, 5.1)), 1.0)",
+    "!s.hasCloseElements(new ArrayList<>(Arrays.asList(1.1, 2.2, 3.1, 4.1, 5.1)), 0.5)",
 )
 """HumanEval-X's Java/0 (true/false answers: a program that learns them without computing can pass)."""
-PREFIX_TESTS = TestSuite(
-    "native",
-    IMPORTS
-    + """
-public class Main {
-    public static void main(String[] args) {
-        Solution s = new Solution();
-        List<Boolean> correct = Arrays.asList(
-                s.filterByPrefix(new ArrayList<>(List.of()), "john").equals(List.of()),
-                s.filterByPrefix(new ArrayList<>(Arrays.asList("xxx", "asd", "xxy", "john doe", "xxxAAA", "xxx")), "xxx")
-                        .equals(Arrays.asList("xxx", "xxxAAA", "xxx"))
-        );
-        if (correct.contains(false)) {
-            throw new AssertionError();
-        }
-    }
-}
-""",
+PREFIX_TESTS = _checks(
+    's.filterByPrefix(new ArrayList<>(List.of()), "john").equals(List.of())',
+    's.filterByPrefix(new ArrayList<>(Arrays.asList("xxx", "asd", "xxy", "john doe", "xxxAAA", "xxx")), "xxx")\n'
+    '        .equals(Arrays.asList("xxx", "xxxAAA", "xxx"))',
 )
 """HumanEval-X's Java/29 (a list of strings)."""
-KINDS_TESTS = TestSuite(
-    "native",
-    IMPORTS
-    + "import java.util.concurrent.*;\n"
-    + """
-public class Main {
-    public static void main(String[] args) {
-        Solution s = new Solution();
-        Vector<Integer> vector = s.vector(2);
-        Stack<Integer> stack = s.stack(2);
-        ArrayDeque<Integer> deque = s.deque(2);
-        PriorityQueue<Integer> queue = s.queue(2);
-        TreeSet<Integer> descending = s.descending(2);
-        TreeMap<Integer, Integer> sorted = s.sorted(2);
-        Hashtable<Integer, Integer> table = s.table(2);
-        ConcurrentHashMap<Integer, Integer> concurrent = s.concurrent(2);
-        CopyOnWriteArraySet<Integer> cowSet = s.cowSet(2);
-        LinkedHashSet<Integer> linked = s.linked(2);
-        HashMap<Integer, List<Integer>> nested = s.nested(2);
-        List<Boolean> correct = Arrays.asList(
-                vector.equals(List.of(0, 1)),
-                stack.peek() == 1 && stack.size() == 2,
-                deque.peekLast() == 1 && deque.size() == 2,
-                queue.poll() == 0 && queue.poll() == 1 && queue.isEmpty(),
-                descending.first() == 1 && descending.equals(Set.of(0, 1)),
-                sorted.firstKey() == 0 && sorted.equals(Map.of(0, 0, 1, 1)),
-                table.equals(Map.of(0, 0, 1, 1)),
-                concurrent.equals(Map.of(0, 0, 1, 1)),
-                cowSet.equals(Set.of(0, 1)),
-                new ArrayList<>(linked).equals(List.of(1, 0)),
-                nested.get(1).equals(List.of(0, 1))
-        );
-        if (correct.contains(false)) {
-            throw new AssertionError();
-        }
-    }
-}
-""",
+KINDS_TESTS = _checks(
+    "vector.equals(List.of(0, 1))",
+    "stack.peek() == 1 && stack.size() == 2",
+    "deque.peekLast() == 1 && deque.size() == 2",
+    "queue.poll() == 0 && queue.poll() == 1 && queue.isEmpty()",
+    "descending.first() == 1 && descending.equals(Set.of(0, 1))",
+    "sorted.firstKey() == 0 && sorted.equals(Map.of(0, 0, 1, 1))",
+    "table.equals(Map.of(0, 0, 1, 1))",
+    "concurrent.equals(Map.of(0, 0, 1, 1))",
+    "cowSet.equals(Set.of(0, 1))",
+    "new ArrayList<>(linked).equals(List.of(1, 0))",
+    "nested.get(1).equals(List.of(0, 1))",
+    setup=(
+        "Vector<Integer> vector = s.vector(2);\n"
+        "Stack<Integer> stack = s.stack(2);\n"
+        "ArrayDeque<Integer> deque = s.deque(2);\n"
+        "PriorityQueue<Integer> queue = s.queue(2);\n"
+        "TreeSet<Integer> descending = s.descending(2);\n"
+        "TreeMap<Integer, Integer> sorted = s.sorted(2);\n"
+        "Hashtable<Integer, Integer> table = s.table(2);\n"
+        "ConcurrentHashMap<Integer, Integer> concurrent = s.concurrent(2);\n"
+        "CopyOnWriteArraySet<Integer> cowSet = s.cowSet(2);\n"
+        "LinkedHashSet<Integer> linked = s.linked(2);\n"
+        "HashMap<Integer, List<Integer>> nested = s.nested(2);\n"
+    ),
+    imports=IMPORTS + "import java.util.concurrent.*;\n",
 )
 """Methods declared to return JDK collections narrower than ``List``/``Set``/``Map``: the boundary's
 copy must keep a class the declaration accepts."""
