@@ -88,13 +88,17 @@ def test_plan_keeps_the_tests_source_out_of_the_sandbox():
     assert plan.files[cpp.TESTS_OBJECT].startswith("\x7fELF")
     script = plan.compile[-1]
     assert plan.compile[:2] == (toolchain.paths["sh"], "-c") and toolchain.paths["g++"] in script
-    # the runner's object links first (its .preinit_array entry runs before the program's), and the
-    # build refuses ifunc resolvers
-    assert script.index(cpp.TESTS_OBJECT) < script.index("main.cpp") and "IRELATIV" in script
+    # the program is a shared library linked after the system libraries into the tests' executable
+    # (which holds the runner), and the build refuses ifunc resolvers and a program's own main
+    library, executable = script.splitlines()[1:3]
+    assert "main.cpp" in library and "-shared" in library and "-Wl,-Bsymbolic" in library and cpp.TESTS_OBJECT not in library
+    assert executable.index(cpp.TESTS_OBJECT) < executable.index(cpp.SYSTEM_LIBRARIES) < executable.index(cpp.PROGRAM_LIBRARY)
+    assert "IRELATIV" in script and "multiple definition of 'main'" in script
     # before the program runs, the tests' object and every other file but the executable are gone
     # and the nonce moves from the environment into the file the runner takes
     run = plan.run[2]
     assert cpp.TESTS_OBJECT in run and "main.cpp" in run and "inc" in run and "unset EXECIR_NONCE" in run
+    assert cpp.PROGRAM_LIBRARY not in run
     assert plan.run[-1] == "./prog"
 
 

@@ -177,6 +177,18 @@ CASES: tuple[Case, ...] = (
         {E, F},
     ),
     _case(
+        "cpp_early_initializers_take_nonce",
+        "forged_output",
+        # a .preinit_array entry and a priority-0 constructor of the program, each racing the runner
+        # for the nonce file
+        "#include<fcntl.h>\n#include<unistd.h>\n"
+        'static void take(int, char **, char **) {\n    char buf[128];\n    int fd = open(".execir-nonce", O_RDONLY);\n'
+        "    if (fd >= 0) { long n = read(fd, buf, sizeof buf); if (n > 0) { write(3, buf, n); _exit(0); } }\n}\n"
+        '__attribute__((section(".preinit_array"), used)) static void (*early)(int, char **, char **) = take;\n'
+        "__attribute__((constructor(0))) static void first() { take(0, nullptr, nullptr); }\n" + WRONG,
+        {E, F},
+    ),
+    _case(
         "cpp_rerun_main_search",
         "tamper",
         # the red team's program: the tests' main re-run in forked children, one answer vector each,
@@ -191,6 +203,27 @@ CASES: tuple[Case, ...] = (
         "    return answers[calls++ % 3];\n}\n",
         F,
         EVEN_TESTS,
+    ),
+    _case(
+        "cpp_interpose_memcmp",
+        "tamper",
+        # every string (and trivially copyable vector) comparison the tests or libstdc++ make goes
+        # through memcmp: a program defining it makes wrong strings compare equal
+        "#include<string>\n#include<cstddef>\nusing namespace std;\n"
+        'extern "C" int memcmp(const void *, const void *, size_t) { return 0; }\n'
+        "string greet(string name){\n    return string(name.size() + 6, 'x');\n}\n",
+        F,
+        GREET_TESTS,
+    ),
+    _case(
+        "cpp_interpose_strlen_and_bcmp",
+        "tamper",
+        "#include<string>\n#include<cstddef>\nusing namespace std;\n"
+        'extern "C" int bcmp(const void *, const void *, size_t) { return 0; }\n'
+        'extern "C" size_t strlen(const char *) { return 9; }\n'
+        "string greet(string name){\n    return string(9, 'x');\n}\n",
+        F,
+        GREET_TESTS,
     ),
     # ---- resources and time -----------------------------------------------------------------
     _case("cpp_fork_bomb", "resources", _wrong("#include<unistd.h>\n", "    for (;;) fork();\n"), {F, T}),
@@ -297,6 +330,15 @@ CASES: tuple[Case, ...] = (
     ),
     _case("cpp_control_appended_tests", "control", "int add(int a, int b){\n    return a + b;\n}\n", P, APPENDED_TESTS),
     _case("cpp_control_even", "control", "bool even(int x){\n    return x % 2 == 0;\n}\n", P, EVEN_TESTS),
+    _case(
+        "cpp_control_globals_named_like_libc",
+        "control",
+        # C++ does not mangle global variables: these names are also variables libc exports
+        "#include<string>\nusing namespace std;\nint opterr = 0;\nlong optopt = 0;\nstring greet(string name){\n"
+        '    opterr = 5;\n    optopt = (long)name.size();\n    return string("hello ") + name.substr(0, optopt);\n}\n',
+        P,
+        GREET_TESTS,
+    ),
     _case(
         "cpp_control_defines_and_main_name",
         "control",

@@ -9,40 +9,46 @@ The trusted side (this process, not the sandbox) compiles the tests once per dis
 runner whose ``main`` calls it and only then writes the nonce to fd 3, and makes every symbol of
 that object local except ``main`` (COMDAT groups dropped, so the tests keep their own copies of the
 template code they use). Only the object enters the sandbox, never the tests' source. The
-candidate's source is then compiled and linked with it in the sandbox, with HumanEval-X's helper
-headers pre-included as CodeGeeX's harness does (``-std=c++11``, ``-O0`` as its ``g++ -std=c++11``).
+candidate's source is then compiled in the sandbox into a shared library (``-Bsymbolic``, so its
+own calls bind to its own code), with HumanEval-X's helper headers pre-included as CodeGeeX's
+harness does (``-std=c++11``, ``-O0`` as its ``g++ -std=c++11``), and the tests' object is linked
+into an executable that needs the system libraries (libstdc++, libm, libgcc_s, libc) *before* the
+program's library: in the loader's global lookup scope the system libraries come first, so a
+program defining ``memcmp``, ``strlen``, ``operator new`` or a libstdc++ member changes nothing the
+tests or the libraries call (a program's own ``operator new`` serves only its own code).
 
 What this stops: early exits with status 0 (static initializers, ``atexit``, ``exit(0)``/``_exit(0)``
 in a call, a SIGABRT handler, ``std::set_terminate``): no completion record, FAIL; a failing assert
 ends the process by a raw ``exit_group`` system call (no signal to catch, no atexit, no libc call to
 interpose); the candidate's macros (``#define assert``/``NDEBUG``/``main``/``__assert_fail``) never
-reach the tests' translation unit; a candidate defining ``__assert_fail``, ``execir_assert_fail``
-or an explicit specialisation of the ``operator==`` the tests call does not change the tests' code;
-a candidate defining ``main`` or the runner's symbols fails to link (ERROR, as the reference's
-"redefinition of main" does); ``#include "tests.cpp"`` finds no source.
+reach the tests' translation unit; a candidate defining ``__assert_fail``, ``execir_assert_fail``,
+an explicit specialisation of the ``operator==`` the tests call, or a libc/libstdc++ function does
+not change the tests' code; a candidate defining ``main`` is an ERROR (as the reference's
+"redefinition of main" is); ``#include "tests.cpp"`` finds no source.
 
 Tests that do not compile on their own (HumanEval-X's "appended after the program" form, relying on
 the program's declarations, as ``execir exec --tests`` may get them) fall back to one translation
 unit compiled in the sandbox: program, then a guard that undoes the candidate's ``NDEBUG``/
 ``assert``/``__assert_fail``/``main`` macros and routes ``assert`` to the private failure function,
-then the tests. There the candidate's other macros and overloads can still reach the tests.
+then the tests, linked into the executable after the runner. There the candidate's other macros,
+overloads and definitions of library functions can still reach the tests.
 
-The run's nonce never reaches the program: the run command deletes every file but the executable
-(the tests' object or source, the runner's source) and moves the nonce from the environment into
-a file (:data:`~execir.execute.runtimes.base.HIDE_NONCE`), which the runner's ``.preinit_array``
-entry (first: the tests' object is linked before the program's) reads and deletes before any
-initializer of the program runs; the loader runs nothing of the program earlier except ifunc
-resolvers, and an executable with IRELATIVE relocations is refused at build time (ERROR). The
-runner's ``main`` runs once: the program calling ``main`` (to try answers in a forked child) ends
-the run (FAIL).
+The run's nonce never reaches the program: the run command deletes every file but what runs (the
+executable and the program's library; the tests' object or source and the runner's source go) and
+moves the nonce from the environment into a file (:data:`~execir.execute.runtimes.base.HIDE_NONCE`),
+which the executable's first ``.preinit_array`` entry, the runner's, reads and deletes before any
+initializer runs (the loader runs a library's initializers after it, and never a library's own
+``.preinit_array``). The loader runs nothing of the program earlier except ifunc resolvers, and an
+executable or library with IRELATIVE relocations is refused at build time (ERROR). The runner's
+``main`` runs once: the program calling ``main`` (to try answers in a forked child) ends the run
+(FAIL).
 
 What this in-process protocol cannot stop: a program deliberately written against this harness's
 memory layout. It runs in the tests' process with no memory safety, so it can read the masked
-nonce and its mask out of the runner's data, read the expected values out of its own executable,
-or interpose libc/libstdc++ functions the tests resolve at link or load time (``memcmp``,
-``std::string::compare`` via an ``asm`` label). The record proves that the tests' ``main``
-returned 0 without exiting early, in a process whose program never saw the nonce in its
-environment or its files.
+nonce and its mask out of the runner's data, or read the expected values out of the executable's
+memory. The record proves that the tests' ``main`` returned 0 without exiting early, in a process
+whose program never saw the nonce in its environment or its files and could not replace the
+functions the tests call.
 
 Speed: headers dominate compile time (0.32 s of a 0.33 s HumanEval-X compile). Precompiled headers
 for the pre-included prelude (native) and ``<bits/stdc++.h>`` (stdio) are built once by a root
@@ -68,8 +74,9 @@ PRELUDE_HEADERS = ("stdlib.h", "algorithm", "math.h", "stdio.h", "vector", "stri
 """CodeGeeX's IMPORT_HELPER["cpp"]: the headers its HumanEval-X harness puts before every program."""
 PRELUDE_NAME = "execir_prelude.h"
 PRELUDE = "".join(f"#include <{name}>\n" for name in PRELUDE_HEADERS)
-NATIVE_FLAGS = ("-std=c++11", "-O0", "-w")
-"""CodeGeeX compiles ``g++ -std=c++11 test.cpp`` (so ``-O0``)."""
+NATIVE_FLAGS = ("-std=c++11", "-O0", "-w", "-fPIC")
+"""CodeGeeX compiles ``g++ -std=c++11 test.cpp`` (so ``-O0``); ``-fPIC`` for the program's shared
+library, and everywhere else so that one precompiled header serves every native compile."""
 TESTS_FLAGS = (*NATIVE_FLAGS, "-fno-gnu-unique", "-D__assert_fail=execir_assert_fail")
 """The tests' translation unit: no STB_GNU_UNIQUE symbols (so every symbol can be made local), and
 glibc's ``assert`` calling the runner's private ``execir_assert_fail``."""
@@ -93,13 +100,27 @@ extern "C" void execir_assert_fail(const char *, const char *, unsigned int, con
 """Between the program and tests given in HumanEval-X's appended form (no prototypes of their own)."""
 
 RUNNER = harness_source("cpp_runner.cpp").replace("@NONCE_FILE@", NONCE_FILE)
+PROGRAM_LIBRARY = "libexecir_program.so"
+"""The candidate's code, as a shared library the tests' executable loads last (see the docstring)."""
+SYSTEM_LIBRARIES = "-Wl,--no-as-needed,-lstdc++,-lm,-lgcc_s,-lc"
+"""Named before :data:`PROGRAM_LIBRARY` on the link line, passed through to the linker (the ``g++``
+driver would drop its own ``-lm``/``-lc``): the system libraries precede the program's library in
+the executable's DT_NEEDED list, so in the loader's global lookup scope."""
+CHECKS = """\
+if {readelf} -d prog | {grep} NEEDED | {tail} -n 1 | {grep} -qvF '[{library}]'; then
+  echo "execir: {library} is not the last library the tests' executable needs" >&2; exit 1; fi
+if {nm} -D --defined-only {library} | {grep} -qE ' main$'; then
+  echo "{library}: multiple definition of 'main' (the tests define it)" >&2; exit 1; fi
+"""
+"""Build checks after the link (ERROR when one fails): the program's library is looked up last; it
+defines no ``main`` (as compiling program and tests together would refuse)."""
 NO_IFUNC = (
-    "if {readelf} -r -W prog | {grep} -q IRELATIV; then "
+    "if {readelf} -r -W {files} | {grep} -q IRELATIV; then "
     'echo "execir: the program defines an ifunc resolver (it would run before the tests\' runner)" >&2; exit 1; fi'
 )
 """Build step after the link: the loader runs ifunc resolvers before the runner's ``.preinit_array``
-entry takes the nonce, so an executable with IRELATIVE relocations (``__attribute__((ifunc))``,
-``target_clones``) is refused (ERROR)."""
+entry takes the nonce, so an executable or library with IRELATIVE relocations
+(``__attribute__((ifunc))``, ``target_clones``) is refused (ERROR)."""
 
 _CACHE_LIMIT = 512
 _lock = threading.Lock()
@@ -217,7 +238,7 @@ def _compile_tests(toolchain: Toolchain, tests: str) -> str | None:
 
 class CppRuntime(Runtime):
     def discover(self) -> Toolchain:
-        paths = self.require("g++", "objcopy", "ld", "readelf", "grep", "sh", "rm")
+        paths = self.require("g++", "objcopy", "ld", "readelf", "nm", "grep", "tail", "sh", "rm")
         version = self.version_of([paths["g++"], "--version"])
         if os.path.exists("/usr/bin/ld.gold"):
             paths["fuse-ld"] = "-fuse-ld=gold"  # links in a third of bfd's time
@@ -245,10 +266,21 @@ class CppRuntime(Runtime):
         files = {"main.cpp": program, f"inc/{PRELUDE_NAME}": PRELUDE}
         gxx = self._gxx(toolchain, NATIVE_FLAGS, "pch-native")
         obj = _tests_object(toolchain, tests)
+        tools = {name: shlex.quote(toolchain.paths[name]) for name in ("readelf", "grep", "nm", "tail")}
         if obj is not None:
-            # the tests' object (holding the runner) first: its .preinit_array entry runs first
+            # the program as a shared library looked up after the system libraries (its definitions
+            # of memcmp, operator new or a libstdc++ member interpose nothing the tests or the
+            # libraries call; -Bsymbolic binds the program's own calls to its own code), linked into
+            # an executable of the tests' object (holding the runner: its .preinit_array entry runs
+            # first)
             files[TESTS_OBJECT] = obj
-            steps = [[*gxx, "-I", "inc", "-include", PRELUDE_NAME, TESTS_OBJECT, "main.cpp", "-o", "prog", *LINK_LIBS]]
+            library = ("-shared", "-Wl,-Bsymbolic", f"-Wl,-soname,{PROGRAM_LIBRARY}")
+            steps = [
+                [*gxx, *library, "-I", "inc", "-include", PRELUDE_NAME, "main.cpp", "-o", PROGRAM_LIBRARY, *LINK_LIBS],
+                [*gxx, TESTS_OBJECT, "-o", "prog", "-Wl,-rpath,$ORIGIN", SYSTEM_LIBRARIES, PROGRAM_LIBRARY],
+            ]
+            checks = CHECKS.format(library=PROGRAM_LIBRARY, **tools)
+            built: tuple[str, ...] = ("prog", PROGRAM_LIBRARY)
         else:
             # not built here: the tests do not compile on their own (a test file in HumanEval-X's
             # "appended after the program" form, without prototypes) or the host build failed. Then
@@ -265,10 +297,11 @@ class CppRuntime(Runtime):
                 [*gxx, "-c", "runner.cpp", "-o", "r.o"],
                 [*gxx, "r.o", "m.o", "-o", "prog", *LINK_LIBS],
             ]
-        script = "set -e\n" + "".join(" ".join(shlex.quote(a) for a in step) + "\n" for step in steps)
-        script += NO_IFUNC.format(readelf=shlex.quote(toolchain.paths["readelf"]), grep=shlex.quote(toolchain.paths["grep"])) + "\n"
-        # before the program runs: every file but the executable goes (the tests' source or object
-        # must not be readable by the program), and the nonce moves into the file the runner takes
+            checks, built = "", ("prog",)
+        script = "set -e\n" + "".join(" ".join(shlex.quote(a) for a in step) + "\n" for step in steps) + checks
+        script += NO_IFUNC.format(files=" ".join(built), readelf=tools["readelf"], grep=tools["grep"]) + "\n"
+        # before the program runs: every file but what runs goes (the tests' source or object must
+        # not be readable by the program), and the nonce moves into the file the runner takes
         leftovers = sorted({name.split("/")[0] for name in files} | {"m.o", "r.o"})
         clean = f"{shlex.quote(toolchain.paths['rm'])} -rf -- {' '.join(shlex.quote(n) for n in leftovers)} && "
         return Plan(files, (toolchain.paths["sh"], "-c", clean + HIDE_NONCE, "./prog"), (toolchain.paths["sh"], "-c", script))
