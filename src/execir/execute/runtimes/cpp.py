@@ -40,8 +40,9 @@ which the executable's first ``.preinit_array`` entry, the runner's, reads and d
 initializer runs (the loader runs a library's initializers after it, and never a library's own
 ``.preinit_array``). The loader runs nothing of the program earlier except ifunc resolvers, and an
 executable or library with IRELATIVE relocations is refused at build time (ERROR). The runner's
-``main`` runs once: the program calling ``main`` (to try answers in a forked child) ends the run
-(FAIL).
+``main`` runs once, and only after the executable's last initializer (the runner's own): the program
+calling ``main`` (to try answers in a forked child, from its constructor or from the function under
+test) ends the run (FAIL).
 
 What this in-process protocol cannot stop: a program deliberately written against this harness's
 memory layout. It runs in the tests' process with no memory safety, so it can read the masked

@@ -70,9 +70,16 @@ static void execir_take_nonce(int, char **, char **) {
 }
 __attribute__((section(".preinit_array"), used)) static void (*const execir_preinit)(int, char **, char **) = execir_take_nonce;
 
+// Set by the executable's last initializer: the runner's object follows the tests' in the
+// executable (ld -r t.o r.o), its constructor has no priority, and the program's library is
+// initialized before the executable. Until then main was not called by the C runtime.
+static int execir_ready = 0;
+__attribute__((constructor)) static void execir_initialized() { execir_ready = 1; }
+
 int main() {
-    // the tests run once: candidate code calling main (to try answers in a forked child, say) fails
-    if (execir_entered++) for (;;) execir_sys3(SYS_exit_group, 125, 0, 0);
+    // the tests run once, after every initializer: candidate code calling main (to try answers in
+    // a forked child, from a constructor or from the function under test) fails
+    if (!execir_ready || execir_entered++) for (;;) execir_sys3(SYS_exit_group, 125, 0, 0);
     int status = execir_tests_main();
     if (status != 0) return status;
     if (execir_nonce_len == 0) return 122;
