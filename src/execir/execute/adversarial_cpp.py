@@ -204,6 +204,45 @@ CASES: tuple[Case, ...] = (
         EVEN_TESTS,
     ),
     _case(
+        "cpp_rerun_tests_executable",
+        "tamper",
+        # the red team's program: the tests' executable run again (/proc/self/exe) in a child with a
+        # nonce file of its own and guessed answers, until a child's tests pass
+        (
+            "#include<sys/wait.h>\n"
+            "#include<unistd.h>\n"
+            "#include<cstdlib>\n"
+            "#include<cstdio>\n"
+            "#include<fcntl.h>\n"
+            "static int answers[8], calls = 0, found = -1;\n"
+            "bool even(int x){\n"
+            '    const char *g = std::getenv("GUESS");\n'
+            "    if (g) { int m = std::atoi(g); return (m >> (calls++ % 3)) & 1; }\n"
+            "    if (found < 0) {\n"
+            "        for (int mask = 0; mask < 8 && found < 0; mask++) {\n"
+            "            pid_t pid = fork();\n"
+            "            if (pid == 0) {\n"
+            "                close(3);\n"
+            '                int fd = open(".execir-nonce", O_WRONLY | O_CREAT | O_TRUNC, 0600);\n'
+            '                if (fd >= 0) { write(fd, "abcdef0123456789\\n", 17); close(fd); }\n'
+            '                char buf[16]; std::snprintf(buf, sizeof buf, "%d", mask);\n'
+            '                setenv("GUESS", buf, 1);\n'
+            '                char *argv[] = {(char *)"prog", nullptr};\n'
+            '                execv("/proc/self/exe", argv);\n'
+            "                _exit(99);\n"
+            "            }\n"
+            "            int status = 1;\n"
+            "            waitpid(pid, &status, 0);\n"
+            "            if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 122)) found = mask;\n"
+            "        }\n"
+            "    }\n"
+            "    return (found >> (calls++ % 3)) & 1;\n"
+            "}\n"
+        ),
+        F,
+        EVEN_TESTS,
+    ),
+    _case(
         "cpp_rerun_main_search",
         "tamper",
         # the red team's program: the tests' main re-run in forked children, one answer vector each,

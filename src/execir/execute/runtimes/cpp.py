@@ -42,7 +42,10 @@ initializer runs (the loader runs a library's initializers after it, and never a
 executable or library with IRELATIVE relocations is refused at build time (ERROR). The runner's
 ``main`` runs once, and only after the executable's last initializer (the runner's own): the program
 calling ``main`` (to try answers in a forked child, from its constructor or from the function under
-test) ends the run (FAIL).
+test) ends the run (FAIL). Before taking the nonce the runner installs a seccomp filter (inherited
+by every thread and child) that answers ``execve``/``execveat`` with EPERM, so the program cannot run
+the tests' executable again with guessed answers and a nonce file of its own; where the filter
+cannot be installed the nonce is dropped and the run FAILs.
 
 What this in-process protocol cannot stop: a program deliberately written against this harness's
 memory layout. It runs in the tests' process with no memory safety, so it can read the masked
