@@ -51,6 +51,12 @@ FORGE = """func init() {
 }
 """
 
+EVEN_TESTS = TestSuite(
+    "native",
+    HEADER + "func TestEven(t *testing.T) {\n    assert := assert.New(t)\n    assert.Equal(true, Even(4))\n"
+    "    assert.Equal(false, Even(3))\n    assert.Equal(true, Even(0))\n}\n",
+)
+"""Boolean answers: a program that learns them without computing can pass."""
 SORT_TESTS = TestSuite(
     "native",
     HEADER + "func TestWords(t *testing.T) {\n    assert := assert.New(t)\n"
@@ -199,6 +205,50 @@ CASES: tuple[Case, ...] = (
             'func init() {\n    os.NewFile(3, "r").Write([]byte(take() + "\\n"))\n    os.Exit(0)\n}\n',
         ),
         {E, F},
+    ),
+    _case(
+        "go_rerun_tests_executable",
+        "tamper",
+        # the red team's program: the tests' executable run again (/proc/self/exe) with guessed
+        # answers and a nonce of its own, until a child's tests pass
+        (
+            "package main\n"
+            "\n"
+            "import (\n"
+            '    "os"\n'
+            '    "strconv"\n'
+            '    "syscall"\n'
+            ")\n"
+            "\n"
+            "var calls, found = 0, -1\n"
+            "\n"
+            "func Even(x int) bool {\n"
+            '    if g := os.Getenv("GUESS"); g != "" {\n'
+            "        m, _ := strconv.Atoi(g)\n"
+            "        calls++\n"
+            "        return (m>>((calls-1)%3))&1 == 1\n"
+            "    }\n"
+            "    if found < 0 {\n"
+            "        syscall.CloseOnExec(3)\n"
+            "        for mask := 0; mask < 8 && found < 0; mask++ {\n"
+            '            env := []string{"GUESS=" + strconv.Itoa(mask), "EXECIR_NONCE=0123456789abcdef"}\n'
+            '            pid, err := syscall.ForkExec("/proc/self/exe", []string{"prog"}, &syscall.ProcAttr{Env: env, Files: []uintptr{0, 1, 2}})\n'
+            "            if err != nil {\n"
+            "                continue\n"
+            "            }\n"
+            "            var ws syscall.WaitStatus\n"
+            "            syscall.Wait4(pid, &ws, 0, nil)\n"
+            "            if ws.Exited() && ws.ExitStatus() != 1 {\n"
+            "                found = mask\n"
+            "            }\n"
+            "        }\n"
+            "    }\n"
+            "    calls++\n"
+            "    return (found>>((calls-1)%3))&1 == 1\n"
+            "}\n"
+        ),
+        F,
+        EVEN_TESTS,
     ),
     # resources
     _case(

@@ -7,7 +7,10 @@ loading, the build cache and ``go vet``):
 1. the guard (trusted, ``guard.go``, under an import path drawn per run, so the program cannot
    import it): its ``init`` takes the run's nonce out of the environment (``os.Unsetenv``) and
    overwrites its bytes in the process's original environment block, so neither ``os.Getenv`` nor
-   ``/proc/self/environ`` shows it to the candidate, and registers the test flags;
+   ``/proc/self/environ`` shows it to the candidate, and registers the test flags; first of all it
+   installs a seccomp filter on every thread (inherited by children) that answers ``execve`` and
+   ``execveat`` with EPERM, so the program cannot run the tests' executable again with guessed
+   answers and a nonce of its own (where it cannot be installed, the nonce is dropped: FAIL);
 2. the candidate's file (``main.go``), the tests (``tests.go``) and ``guard_import.go`` (a blank
    import of the guard) as one package compiled as the library ``execir/prog``: the guard is then a
    dependency of the candidate's package, and Go initializes dependencies first, so the guard runs
