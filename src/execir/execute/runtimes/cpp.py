@@ -275,13 +275,13 @@ class CppRuntime(Runtime):
             # the program as a shared library looked up after the system libraries (its definitions
             # of memcmp, operator new or a libstdc++ member interpose nothing the tests or the
             # libraries call; -Bsymbolic binds the program's own calls to its own code), linked into
-            # an executable of the tests' object (holding the runner: its .preinit_array entry runs
-            # first)
+            # a stripped executable of the tests' object (holding the runner: its .preinit_array
+            # entry runs first; no symbol names the tests' code for a program reading /proc/self/exe)
             files[TESTS_OBJECT] = obj
             library = ("-shared", "-Wl,-Bsymbolic", f"-Wl,-soname,{PROGRAM_LIBRARY}")
             steps = [
                 [*gxx, *library, "-I", "inc", "-include", PRELUDE_NAME, "main.cpp", "-o", PROGRAM_LIBRARY, *LINK_LIBS],
-                [*gxx, TESTS_OBJECT, "-o", "prog", "-Wl,-rpath,$ORIGIN", SYSTEM_LIBRARIES, PROGRAM_LIBRARY],
+                [*gxx, "-s", TESTS_OBJECT, "-o", "prog", "-Wl,-rpath,$ORIGIN", SYSTEM_LIBRARIES, PROGRAM_LIBRARY],
             ]
             checks = CHECKS.format(library=PROGRAM_LIBRARY, **tools)
             built: tuple[str, ...] = ("prog", PROGRAM_LIBRARY)
@@ -299,7 +299,7 @@ class CppRuntime(Runtime):
                 [*gxx, "-I", "inc", "-include", PRELUDE_NAME, "-c", "main.cpp", "-o", "m.o"],
                 [toolchain.paths["objcopy"], "--redefine-sym", "main=execir_tests_main", "m.o"],
                 [*gxx, "-c", "runner.cpp", "-o", "r.o"],
-                [*gxx, "r.o", "m.o", "-o", "prog", *LINK_LIBS],
+                [*gxx, "-s", "r.o", "m.o", "-o", "prog", *LINK_LIBS],
             ]
             checks, built = "", ("prog",)
         script = "set -e\n" + "".join(" ".join(shlex.quote(a) for a in step) + "\n" for step in steps) + checks
