@@ -12,9 +12,11 @@ the run command. Language-native tests prove completion by writing the run's non
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import stat
 import subprocess
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +29,15 @@ HIDE_NONCE = f'printf "%s\\n" "${NONCE_ENV}" > {NONCE_FILE} && unset {NONCE_ENV}
 """``sh -c`` script that moves the nonce from the environment into a file the runner reads and
 deletes before any candidate code runs, then ``exec``\\ s the run command: the run's process never
 has the nonce in its environment, so ``/proc/self/environ`` does not show it."""
+
+
+def remove_first(rm: str, names: Iterable[str]) -> str:
+    """The start of an ``sh -c`` run script that deletes ``names`` (files and folders of the work
+    dir: the tests' source or object, build outputs) before the run command, so the program under
+    test cannot read the expected values out of them; ``rm`` is the absolute path of ``rm``."""
+    return f"{shlex.quote(rm)} -rf -- {' '.join(shlex.quote(name) for name in sorted(names))} && "
+
+
 HARNESS = Path(__file__).parent / "harness"
 """The runtimes' trusted harness sources (runners, guards, test mains), shipped as package data."""
 COMPLETION_FD = 3

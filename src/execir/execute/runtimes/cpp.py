@@ -72,7 +72,7 @@ import subprocess
 import tempfile
 import threading
 
-from execir.execute.runtimes.base import HIDE_NONCE, NONCE_FILE, Plan, Profile, Runtime, Toolchain, harness_source, root_owned
+from execir.execute.runtimes.base import HIDE_NONCE, NONCE_FILE, Plan, Profile, Runtime, Toolchain, harness_source, remove_first, root_owned
 
 PRELUDE_HEADERS = ("stdlib.h", "algorithm", "math.h", "stdio.h", "vector", "string", "climits", "cstring", "iostream")
 """CodeGeeX's IMPORT_HELPER["cpp"]: the headers its HumanEval-X harness puts before every program."""
@@ -306,8 +306,7 @@ class CppRuntime(Runtime):
         script += NO_IFUNC.format(files=" ".join(built), readelf=tools["readelf"], grep=tools["grep"]) + "\n"
         # before the program runs: every file but what runs goes (the tests' source or object must
         # not be readable by the program), and the nonce moves into the file the runner takes
-        leftovers = sorted({name.split("/")[0] for name in files} | {"m.o", "r.o"})
-        clean = f"{shlex.quote(toolchain.paths['rm'])} -rf -- {' '.join(shlex.quote(n) for n in leftovers)} && "
+        clean = remove_first(toolchain.paths["rm"], {name.split("/")[0] for name in files} | {"m.o", "r.o"})
         return Plan(files, (toolchain.paths["sh"], "-c", clean + HIDE_NONCE, "./prog"), (toolchain.paths["sh"], "-c", script))
 
     def stdio_plan(self, toolchain: Toolchain, program: str) -> Plan:

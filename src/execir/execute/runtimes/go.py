@@ -60,7 +60,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from execir.execute.runtimes.base import Plan, Profile, Runtime, Toolchain, harness_source
+from execir.execute.runtimes.base import Plan, Profile, Runtime, Toolchain, harness_source, remove_first
 
 PREPARED_ROOT = Path("/usr/local/lib/execir-go")
 """Trusted, read-only builds of testify and its dependencies, one directory per key."""
@@ -97,7 +97,7 @@ def _sh(argv: list[str]) -> str:
 
 class GoRuntime(Runtime):
     def discover(self) -> Toolchain:
-        paths = self.require("go")
+        paths = self.require("go", "rm")
         go = paths["go"]
         scratch = tempfile.mkdtemp(prefix="execir-go-")  # go list wants a build cache; nothing is built
         try:
@@ -148,8 +148,8 @@ class GoRuntime(Runtime):
         files["build.sh"] = "set -e\n" + "\n".join(steps) + "\n"
         # everything but the binary goes before the candidate's code runs: the tests' source (its
         # expected values) must not be readable by the program under test
-        leftovers = sorted({name.split("/")[0] for name in files} | BUILD_OUTPUTS)
-        run = ("/bin/sh", "-c", f'rm -rf -- {_sh(leftovers)} && exec "$0"', "./prog")
+        clean = remove_first(toolchain.paths["rm"], {name.split("/")[0] for name in files} | BUILD_OUTPUTS)
+        run = ("/bin/sh", "-c", clean + 'exec "$0"', "./prog")
         return Plan(files, run, ("/bin/sh", "build.sh"), dict(RUN_ENV))
 
     def stdio_plan(self, toolchain: Toolchain, program: str) -> Plan:

@@ -72,6 +72,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from execir.errors import ExecIRError
@@ -241,25 +242,33 @@ def _has_word(source: str, mask: list[bool], start: int, end: int, word: str) ->
     return any(mask[m.start()] for m in re.compile(rf"(?<![\w$]){word}(?![\w$])").finditer(source, start, end))
 
 
+def _static_mains(source: str, mask: list[bool], depths: list[int], body: tuple[int, int]) -> Iterator[int]:
+    """Where each ``static void main(`` declared directly in the type whose braces span ``body``
+    starts (its return type), in order."""
+    for method in _MAIN_METHOD.finditer(source, body[0] + 1, body[1]):
+        if mask[method.start()] and depths[method.start()] == 1:
+            header = _header_start(source, mask, depths, method.start())
+            if _has_word(source, mask, header, method.start(), "static"):
+                yield method.start()
+
+
+def _top_level_types(source: str, mask: list[bool], depths: list[int]) -> Iterator[re.Match[str]]:
+    """The ``class``/``interface``/``enum``/``record`` keywords of the top-level types (brace depth
+    0, outside comments and literals), in order; group 1 is the name."""
+    return (m for m in _TYPE_KEYWORD.finditer(source) if mask[m.start()] and depths[m.start()] == 0)
+
+
 def top_level_types(source: str) -> list[tuple[str, bool, bool]]:
-    """The top-level types of a compilation unit (brace depth 0, outside comments and literals), in
-    order: (name, declared ``public``, declares a ``static void main(``)."""
+    """The top-level types of a compilation unit, in order: (name, declared ``public``, declares a
+    ``static void main(``)."""
     mask = _code_mask(source)
     depths = _depths(source, mask)
     found = []
-    for m in _TYPE_KEYWORD.finditer(source):
-        if not mask[m.start()] or depths[m.start()] != 0:
-            continue
+    for m in _top_level_types(source, mask, depths):
         start = _header_start(source, mask, depths, m.start())
         public = _has_word(source, mask, start, m.start(), "public")
         body = _body(source, mask, depths, m.end())
-        has_main = False
-        if body is not None:
-            for method in _MAIN_METHOD.finditer(source, body[0] + 1, body[1]):
-                if mask[method.start()] and depths[method.start()] == 1:
-                    header = _header_start(source, mask, depths, method.start())
-                    has_main = has_main or _has_word(source, mask, header, method.start(), "static")
-        found.append((m.group(1), public, has_main))
+        found.append((m.group(1), public, body is not None and next(_static_mains(source, mask, depths, body), None) is not None))
     return found
 
 
@@ -268,22 +277,12 @@ def insert_enter(tests: str) -> str:
     (unchanged when there is none: the runner then finds no ``main`` to call)."""
     mask = _code_mask(tests)
     depths = _depths(tests, mask)
-    for m in _TYPE_KEYWORD.finditer(tests):
-        if m.group(1) != "Main" or not mask[m.start()] or depths[m.start()] != 0:
-            continue
-        body = _body(tests, mask, depths, m.end())
-        if body is None:
-            return tests
-        for method in _MAIN_METHOD.finditer(tests, body[0] + 1, body[1]):
-            if not mask[method.start()] or depths[method.start()] != 1:
-                continue
-            header = _header_start(tests, mask, depths, method.start())
-            if not _has_word(tests, mask, header, method.start(), "static"):
-                continue
-            block = _body(tests, mask, depths, method.start())
-            if block is not None and block[1] < len(tests):
-                return tests[: block[0] + 1] + ENTER + tests[block[0] + 1 :]
-        return tests
+    main = next((m for m in _top_level_types(tests, mask, depths) if m.group(1) == "Main"), None)
+    body = _body(tests, mask, depths, main.end()) if main is not None else None
+    for start in _static_mains(tests, mask, depths, body) if body is not None else ():
+        block = _body(tests, mask, depths, start)
+        if block is not None and block[1] < len(tests):
+            return tests[: block[0] + 1] + ENTER + tests[block[0] + 1 :]
     return tests
 
 

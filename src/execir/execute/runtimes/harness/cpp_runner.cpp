@@ -10,15 +10,6 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 extern "C" int execir_tests_main();
-static long execir_sys3(long number, long a, long b, long c) {
-#if defined(__x86_64__)
-    long ret;
-    __asm__ volatile("syscall" : "=a"(ret) : "a"(number), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
-    return ret;
-#else
-    return syscall(number, a, b, c);
-#endif
-}
 static long execir_sys5(long number, long a, long b, long c, long d, long e) {
 #if defined(__x86_64__)
     long ret;
@@ -30,6 +21,7 @@ static long execir_sys5(long number, long a, long b, long c, long d, long e) {
     return syscall(number, a, b, c, d, e);
 #endif
 }
+static long execir_sys3(long number, long a, long b, long c) { return execir_sys5(number, a, b, c, 0, 0); }
 static void execir_write(int fd, const char *text, unsigned long size) {
     while (size > 0) {
         long done = execir_sys3(SYS_write, fd, (long)text, (long)size);
@@ -52,10 +44,11 @@ extern "C" void execir_assert_fail(const char *expr, const char *file, unsigned 
 }
 
 // The run's nonce: the run command (runtimes/base.py HIDE_NONCE) moved it from the environment into
-// NONCE_FILE; the first entry of the executable's .preinit_array (this object is linked before the
-// candidate's, and the build refuses ifunc resolvers, the only candidate code the loader runs
-// earlier) reads and deletes that file before any candidate initializer runs. It is kept masked
-// with per-run random bytes, so it never sits in memory as the text it is written as.
+// NONCE_FILE; the first entry of the executable's .preinit_array (the program is a shared library,
+// whose initializers the loader runs after it, or, in the one-unit form, an object linked after
+// this one; the build refuses ifunc resolvers, the only program code the loader runs earlier) reads and deletes that file before any candidate
+// initializer runs. It is kept masked with per-run random bytes, so it never sits in memory as the
+// text it is written as.
 static const char NONCE_FILE[] = "@NONCE_FILE@";
 static const unsigned long NONCE_MAX = 128;
 static unsigned char execir_nonce[NONCE_MAX];
