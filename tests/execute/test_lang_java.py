@@ -9,7 +9,8 @@ from execir.execute import Job, Limits, Oracle, OracleConfig
 from execir.execute.adversarial_java import ADD_TESTS, CASES, LIST_TESTS, RIGHT_ADD, WRONG_ADD, _solution
 from execir.execute.runtimes import runtime
 from execir.execute.runtimes.base import ToolchainMissing
-from execir.execute.runtimes.java import ENTER, NON_HEAP_MB, JavaRuntime, declared_classes, heap_mb, insert_enter, main_class, wrap_solution_calls
+from execir.execute.runtimes.java import NON_HEAP_MB, JavaRuntime, heap_mb
+from execir.execute.runtimes.java_source import ENTER, declared_classes, insert_enter, main_class, wrap_solution_calls
 from execir.execute.selftest import LIMITS
 from execir.tasks.multilingual import shared_data
 from execir.types import StdioCase, TestSuite, Verdict
