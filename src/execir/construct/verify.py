@@ -222,10 +222,10 @@ def _touches(mutant: Mutant, lines: frozenset[int]) -> bool:
 
 
 def job_for(item: VerifiedTask, program: str) -> Job:
-    """The job that runs ``program`` against the task's tests (the canonical is the reference the
-    Python judge imports helpers from; native tests need none)."""
+    """The job that runs ``program`` against the task's tests (the canonical is the reference: the
+    judge takes the tests' helpers from it, and native tests are recorded and judged with it)."""
     task = item.task
-    reference = task.solution if task.tests.kind in ("check", "asserts") else ""
+    reference = task.solution if task.tests.kind in ("check", "asserts", "native") else ""
     if task.source == "livecodebench":
         program = candidate_program(task, program)  # LiveCodeBench's import block, and a Solution method as a function
     return Job(program, task.tests, task.entry_point, item.limits, reference=reference, language=task.language)

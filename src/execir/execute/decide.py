@@ -44,6 +44,7 @@ admitted only when every repeat PASSes.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -309,3 +310,98 @@ def admission(verdicts: Sequence[Verdict], details: Sequence[str]) -> tuple[bool
         if verdict is not Verdict.PASS:
             return False, f"{verdict.value}: {detail}"
     return True, ""
+
+
+# ---- judged outside: record, candidate's calls, trusted judge (see execir.execute.split) ------
+MAX_WIRE_LINE = 1 << 24
+"""Longest fd-3 line the oracle reads from a split run's record or judge."""
+
+
+def parse_recording(raw: Raw) -> tuple[str, ...] | None:
+    """The calls a trusted record run wrote (one JSON array per line, then the nonce line), or
+    None when the tests cannot be split: the run did not compile, failed, or did not complete."""
+    if _compile_failure(raw) or raw.capped or raw.timeout or raw.exit_code != 0 or not raw.nonce:
+        return None
+    lines = raw.completion.split(b"\n")
+    if len(lines) < 3 or lines[-1] != b"" or lines[-2] != raw.nonce.encode():
+        return None
+    calls: list[str] = []
+    for line in lines[:-2]:
+        text = _json_line(line)
+        if text is None or not text.startswith("["):
+            return None
+        calls.append(text)
+    return tuple(calls)
+
+
+def _json_line(line: bytes) -> str | None:
+    """``line`` as text when it is one UTF-8 JSON document, else None."""
+    try:
+        text = line.decode("utf-8", "strict")
+        json.loads(text)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return text
+
+
+@dataclass(frozen=True)
+class Need:
+    """The judge's tests made call ``index`` with arguments (wire text) the candidate was not asked."""
+
+    index: int
+    args: str
+
+
+def results_text(raw: Raw) -> str:
+    """The candidate's result lines as the judge reads them: complete lines only, undecodable bytes
+    replaced (the judge then finds that line malformed)."""
+    data = raw.completion
+    end = data.rfind(b"\n")
+    return data[: end + 1].decode("utf-8", "replace") if end >= 0 else ""
+
+
+def decide_calls(raw: Raw, limits: Limits) -> Decision | None:
+    """The candidate's run, before the judge: a compile failure is ERROR, a broken budget or a kill
+    decides (as for native tests); None: the judge decides from the results it wrote (a run that
+    stopped early, with any status, simply left later calls unanswered)."""
+    return _compile_failure(raw) or _resource_failure(raw, limits)
+
+
+def decide_judge(raw: Raw, limits: Limits, calls: int, need_status: int) -> Decision | Need:
+    """The trusted judge's run over the candidate's results: PASS only when the tests completed
+    (the nonce line last); a call the candidate was not asked is a :class:`Need`; a judge that did
+    not compile or was lost is UNDECIDED (its code is the task's, not the candidate's); budgets
+    broken while replaying the candidate's values are the candidate's TIMEOUT; any other ending is
+    a FAIL with the judge's report as detail."""
+    compiled = _compile_failure(raw)
+    if compiled is not None:
+        return Decision(Verdict.UNDECIDED, f"the judge could not be built: {compiled.detail}", None)
+    if raw.server_lost or raw.exit_code is None:
+        return Decision(Verdict.UNDECIDED, "the judge's sandbox was lost", None)
+    if raw.timeout or raw.capped:
+        return Decision(Verdict.TIMEOUT, f"the tests did not finish on the candidate's values ({raw.timeout or 'output cap'})", None)
+    if raw.memory_killed:
+        return Decision(Verdict.FAIL, "the candidate's values exhausted the judge's memory", (False,))
+    lines = raw.completion.split(b"\n")
+    report = _judge_report(lines[0]) if lines and lines[0] else {}
+    if raw.exit_code == need_status:
+        index = report.get("need")
+        args = _json_line(lines[1]) if len(lines) > 2 else None
+        if type(index) is int and 0 <= index <= calls and args is not None and args.startswith("["):
+            return Need(index, args)
+        return Decision(Verdict.UNDECIDED, "the judge asked for a call it did not describe", None)
+    if raw.exit_code == 0 and raw.nonce and raw.completion == f"{raw.nonce}\n".encode():
+        return Decision(Verdict.PASS, "tests completed on the candidate's values", (True,))
+    for key, text in (("missing", "the candidate gave no result for call {}"), ("malformed", "the candidate's result for call {} is not a value of the declared type")):
+        if type(report.get(key)) is int:
+            return Decision(Verdict.FAIL, text.format(report[key]), (False,))
+    status = f"exit status {raw.exit_code}" if raw.exit_code else "no completion record"
+    return Decision(Verdict.FAIL, f"a test failed on the candidate's values ({status})", (False,))
+
+
+def _judge_report(line: bytes) -> dict:
+    try:
+        value = json.loads(line.decode("utf-8", "strict"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return {}
+    return value if isinstance(value, dict) else {}

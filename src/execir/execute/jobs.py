@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from execir.execute.limits import Limits
 from execir.types import TestSuite, Verdict
 
-ORACLE_VERSION = "execir-oracle/6"
+ORACLE_VERSION = "execir-oracle/7"
 """2: the sandbox wipes all of its /tmp between runs (1 let a file in /tmp outlive its run).
 3: a candidate's StopIteration no longer ends the judge's ``map``/``zip`` iteration (a false PASS);
 the server is not dumpable and resists same-uid tampering (memory, rlimits, SIGINT, SysV IPC) that
@@ -19,7 +19,9 @@ classes rebuilt by hierarchy, exits end the job as FAIL, iterators/generators, F
 dates, ranges, any nesting depth); the judge's decoding is charged to the candidate's CPU budget;
 stdio programs finish as ``python3 prog.py`` does (threads joined, atexit, exit()/quit(), the whole
 process tree waited for); the per-run wipe reaches every depth and is verified; ERROR only from the
-host's compile check; UNDECIDED when the task's own test code fails; no AF_UNIX sockets outside bwrap."""
+host's compile check; UNDECIDED when the task's own test code fails; no AF_UNIX sockets outside bwrap.
+7: native tests are judged outside the candidate's process (record, calls, trusted judge:
+:mod:`execir.execute.split`) wherever the runtime can split them."""
 
 
 JUDGED_OUTSIDE = "judged-outside"

@@ -37,7 +37,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from execir.errors import ExecIRError
-from execir.execute import cgroups, decide, hostcheck, isolation, reclaim, runtimes, uids
+from execir.execute import cgroups, decide, hostcheck, isolation, reclaim, runtimes, split, uids
 from execir.execute.cache import VerdictCache
 from execir.execute.evidence import Raw
 from execir.execute.jobs import IN_PROCESS, JUDGED_OUTSIDE, LABEL_INTEGRITY, ORACLE_VERSION, Admission, ExecResult, Job
@@ -90,6 +90,7 @@ class Oracle:
         self.layers: list[str] = []
         self._host_dir = ""
         self._toolchains: dict[str, Toolchain] = {}
+        self._recordings = split.Recordings()
         self._pool: ThreadPoolExecutor | None = None
         """Lives as long as the slots: a slot restarted from a worker thread starts bwrap with
         --die-with-parent, whose parent-death signal fires when *that thread* exits, so a per-call
@@ -343,6 +344,11 @@ class Oracle:
             return self._result(decide.aggregate_cases(decisions, len(job.tests.stdio_cases)), raws, job, f"{job.language} stdio", JUDGED_OUTSIDE)
         if job.tests.kind not in ("native", "probe"):
             raise ExecIRError(f"{job.language} programs take native, probe or stdio tests, not {job.tests.kind!r}")
+        if job.tests.kind == "native":
+            calls = self._recordings.get(slot, runtime, toolchain, job, limits)
+            if calls is not None:
+                decision, raws = split.judge(slot, runtime, toolchain, job, limits, calls)
+                return self._result(decision, raws, job, f"{job.language} judged outside", JUDGED_OUTSIDE)
         plan = runtime.plan(toolchain, job.program, job.tests.code, limits)
         raw = slot.run_exec(limits, plan, "", os.urandom(16).hex(), judged_stdout=job.tests.kind == "probe")
         if job.tests.kind == "probe":
@@ -354,6 +360,7 @@ class Oracle:
         last = raws[-1] if raws else Raw()
         suspect = decision.verdict is not Verdict.PASS and decide.is_suspect(last, job.limits)
         with self._lock:
+            self.stats[f"protocol:{protocol}"] += 1
             self.stats["timeouts"] += decision.verdict is Verdict.TIMEOUT
             self.stats["near_limit_timeouts"] += suspect and decision.verdict is Verdict.TIMEOUT
             self.stats["undecided"] += decision.verdict is Verdict.UNDECIDED
@@ -377,7 +384,7 @@ class Oracle:
         jobs: list[Job] = []
         keys: list[str] = []
         for program, tests, entry_point in canonicals:
-            reference = program if tests.kind in ("check", "asserts") else ""
+            reference = program if tests.kind in ("check", "asserts", "native") else ""
             job = Job(program, tests, entry_point, Limits.admission(), reference=reference, language=language)
             key = self._key(job)
             jobs += [job] * repeats
@@ -406,6 +413,8 @@ class Oracle:
                 "bwrap": isolation.bwrap_version(),
             },
             "runs_executed": self.stats["executed"],
+            "protocols": {name: self.stats[f"protocol:{name}"] for name in (JUDGED_OUTSIDE, IN_PROCESS)},
+            "record_runs": self._recordings.runs,
             "runs_cached": self.stats["cached"],
             "reruns": self.stats["reruns"],
             "verdicts": dict(sorted(self.verdicts.items())),

@@ -262,15 +262,15 @@ class Slot:
         raw.stdout_eof = captures[0].eof
         return raw
 
-    def run_exec(self, limits: Limits, plan: Plan, stdin: str, nonce: str, *, judged_stdout: bool = True) -> Raw:
+    def run_exec(self, limits: Limits, plan: Plan, stdin: str, nonce: str, *, judged_stdout: bool = True, channel_cap: int = CHANNEL_CAP) -> Raw:
         """A program of another language: compile (its own budget), then run; stdout captured like
         a stdio case (``judged_stdout`` False: native tests, whose stdout decides nothing, drained
         like stderr with only its tail kept), fd 3 carries the trusted compile report and then the
-        tests' completion record."""
+        tests' completion record (``channel_cap`` bytes of it are kept; beyond that the run is capped)."""
         chan_h, chan_c = socket.socketpair()
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
-        channel = Capture(os.dup(chan_h.fileno()), CHANNEL_CAP, "head")
+        channel = Capture(os.dup(chan_h.fileno()), channel_cap, "head")
         stdout = Capture(out_r, limits.output_kb << 10, "head") if judged_stdout else Capture(out_r, None, "tail")
         captures = [stdout, Capture(err_r, None, "tail"), channel]
         msg = {"mode": "exec", "files": plan.files, "compile": list(plan.compile), "run": list(plan.run), "env": plan.env}

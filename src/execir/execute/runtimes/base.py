@@ -38,6 +38,13 @@ def remove_first(rm: str, names: Iterable[str]) -> str:
     return f"{shlex.quote(rm)} -rf -- {' '.join(shlex.quote(name) for name in sorted(names))} && "
 
 
+CALLS_FILE = "execir_calls.jsonl"
+"""Judged outside: the recorded calls, one JSON array of wire values (the arguments) per line."""
+RESULTS_FILE = "execir_results.jsonl"
+"""Judged outside: the candidate's results as the judge gets them, one JSON object per line."""
+NEED_STATUS = 3
+"""Judged outside: the judge's exit status when the tests made a call the candidate was not asked."""
+
 HARNESS = Path(__file__).parent / "harness"
 """The runtimes' trusted harness sources (runners, guards, test mains), shipped as package data."""
 COMPLETION_FD = 3
@@ -118,6 +125,41 @@ class Runtime:
         if tests is None:
             return self.stdio_plan(toolchain, program)
         return self.native_plan(toolchain, program, tests)
+
+    # ---- judged outside (see :mod:`execir.execute.split`) ----------------------------------
+    # Three runs replace the one in-process run. Every line written to fd 3 is one JSON document
+    # (UTF-8, one line). The *wire* text of a value is this runtime's own JSON encoding of the
+    # language's types (exact: floats round-trip, integers keep their width's range, strings their
+    # bytes); :mod:`execir.execute.split` treats it as opaque text and compares argument lines
+    # byte for byte, so the recorder and the judge must encode arguments identically.
+    def record_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str) -> Plan | None:
+        """Trusted run of the ``reference`` program with the native ``tests``, the entry point
+        wrapped by a recorder that calls the reference: on fd 3 one line per call of the entry
+        point, in call order, the JSON array of the arguments' wire values (taken before the call);
+        then, only once the tests completed, the run's nonce line (environment :data:`NONCE_ENV`).
+        None: this runtime cannot split these tests (they stay in-process)."""
+        return None
+
+    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
+        """The candidate's run: ``program`` with a trusted caller (``reference``: the task's
+        trusted program, for the entry point's declared signature where the caller needs it) that reads :data:`CALLS_FILE`
+        (``calls``: one JSON array of argument wire values per line), calls the entry point once
+        per line, in order, in one process, and writes to fd 3 one line per call, ``{"ok": VALUE}``
+        or ``{"raised": "TypeName"}`` (an exception/panic escaped the call), flushing after each.
+        No test code and no expected value is in this run; nothing it writes is trusted."""
+        raise NotImplementedError
+
+    def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
+        """Trusted run of the ``reference`` (its helpers, never the candidate's) with the native
+        ``tests``, the entry point replaced by a replayer. Call ``i`` (from 0) encodes its arguments;
+        when that text is not line ``i`` of :data:`CALLS_FILE` (or there is no line ``i``) it writes
+        the line ``{"need": i}``, then the arguments' JSON array line, and exits with status :data:`NEED_STATUS` (the oracle then
+        re-runs the candidate with that call). Otherwise it returns line ``i`` of
+        :data:`RESULTS_FILE` decoded into the reference's return type (``raised``: throws the
+        language's nearest standard exception; no line ``i``: writes ``{"missing": i}`` and exits 1;
+        a value it cannot decode into the return type: ``{"malformed": i}``, exit 1). Only once the
+        tests completed it writes the nonce line."""
+        raise NotImplementedError
 
     # ---- helpers for subclasses -------------------------------------------------------------
     def require(self, *programs: str) -> dict[str, str]:

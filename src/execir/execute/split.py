@@ -1,0 +1,121 @@
+"""Judged outside, for languages whose tests are native code: the expected values and the
+comparisons never enter the candidate's process.
+
+Three sandbox runs replace the one in-process run (each runtime builds their plans, see
+:class:`execir.execute.runtimes.base.Runtime`):
+
+1. **record** (once per task, trusted code only): the reference program with the task's own tests,
+   the entry point wrapped by a recorder; it writes the arguments of every call the tests make.
+2. **calls** (the candidate's run): the program with a trusted caller that replays those arguments
+   and writes the program's return values as the language's own serialized types. No test code, no
+   expected value, no helper of the tests is in this process.
+3. **judge** (trusted code only): the reference (so helpers such as ``poly`` or ``encode_cyclic``
+   are the task's, never the candidate's) with the tests, the entry point replaced by a replayer
+   that returns the candidate's values; the tests' own asserts and helpers decide.
+
+When a test's arguments depend on an earlier result (``f(f(x))``) and the candidate's result
+differs from the reference's, the judge meets a call nobody recorded: it names it, the candidate is
+run again with the calls up to that one, and the judge replays again (at most :data:`MAX_ROUNDS`).
+Tests that cannot be split (no recorder for the form, or the record run fails) stay in-process; the
+protocol that decided is recorded with every result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from dataclasses import replace
+
+from execir.execute import decide
+from execir.execute.evidence import Raw
+from execir.execute.jobs import Job
+from execir.execute.limits import Limits
+from execir.execute.runtimes.base import NEED_STATUS, Runtime, Toolchain
+from execir.execute.slot import Slot
+from execir.types import Verdict
+
+MAX_ROUNDS = 8
+RESULTS_CAP = 8 << 20
+"""Bytes of results kept from the candidate's run (more is an output-cap FAIL)."""
+RECORD_CAP = 16 << 20
+
+
+def trusted_limits(limits: Limits) -> Limits:
+    """Budget of a record or judge run (trusted code): admission's, keeping the language profile's
+    process, file and address-space settings and compile budget of ``limits``."""
+    base = Limits.admission()
+    return replace(
+        limits,
+        cpu_seconds=base.cpu_seconds,
+        wall_seconds=base.wall_seconds,
+        memory_mb=max(limits.memory_mb, base.memory_mb),
+        output_kb=max(limits.output_kb, base.output_kb),
+    )
+
+
+class Recordings:
+    """The recorded calls per task (thread-safe; one record run per task and toolchain)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._found: dict[str, tuple[str, ...] | None] = {}
+        self._busy: dict[str, threading.Lock] = {}
+        self.runs = 0
+
+    @staticmethod
+    def key(job: Job, toolchain: Toolchain) -> str:
+        parts = (job.language, toolchain.version, job.tests.code, job.reference, job.entry_point)
+        return hashlib.sha256("\x00".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+    def get(self, slot: Slot, runtime: Runtime, toolchain: Toolchain, job: Job, limits: Limits) -> tuple[str, ...] | None:
+        """The calls ``job``'s tests make, recorded on ``slot`` the first time; None: not splittable."""
+        key = self.key(job, toolchain)
+        with self._lock:
+            if key in self._found:
+                return self._found[key]
+            busy = self._busy.setdefault(key, threading.Lock())
+        with busy:
+            with self._lock:
+                if key in self._found:
+                    return self._found[key]
+            calls = record(slot, runtime, toolchain, job, trusted_limits(limits))
+            with self._lock:
+                self._found[key] = calls
+                self.runs += 1
+            return calls
+
+
+def record(slot: Slot, runtime: Runtime, toolchain: Toolchain, job: Job, limits: Limits) -> tuple[str, ...] | None:
+    """Run the record plan; the calls, or None when the tests cannot be split."""
+    if not job.reference or job.tests.kind != "native":
+        return None
+    plan = runtime.record_plan(toolchain, job.reference, job.tests.code, job.entry_point)
+    if plan is None:
+        return None
+    raw = slot.run_exec(limits, plan, "", os.urandom(16).hex(), judged_stdout=False, channel_cap=RECORD_CAP)
+    return decide.parse_recording(raw)
+
+
+def judge(slot: Slot, runtime: Runtime, toolchain: Toolchain, job: Job, limits: Limits, calls: tuple[str, ...]) -> tuple[decide.Decision, list[Raw]]:
+    """The candidate's verdict from its calls run and the trusted judge (in rounds when the tests'
+    arguments follow the candidate's results). The raws returned are the candidate's runs only."""
+    todo = list(calls)
+    raws: list[Raw] = []
+    judge_limits = trusted_limits(limits)
+    for _ in range(MAX_ROUNDS):
+        text = "".join(line + "\n" for line in todo)
+        plan = runtime.call_plan(toolchain, job.program, job.entry_point, job.reference, text)
+        raw = slot.run_exec(limits, plan, "", "", judged_stdout=False, channel_cap=RESULTS_CAP)
+        raws.append(raw)
+        early = decide.decide_calls(raw, limits)
+        if early is not None:
+            return early, raws
+        judge_plan = runtime.judge_plan(toolchain, job.reference, job.tests.code, job.entry_point, text, decide.results_text(raw))
+        judged = slot.run_exec(judge_limits, judge_plan, "", os.urandom(16).hex(), judged_stdout=False, channel_cap=RECORD_CAP)
+        outcome = decide.decide_judge(judged, judge_limits, len(todo), NEED_STATUS)
+        if isinstance(outcome, decide.Decision):
+            return outcome, raws
+        todo = todo[: outcome.index] + [outcome.args]
+    detail = f"the tests' calls still followed the candidate's values after {MAX_ROUNDS} rounds"
+    return decide.Decision(Verdict.UNDECIDED, detail, None), raws
