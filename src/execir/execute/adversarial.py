@@ -35,15 +35,25 @@ class Case:
     expected: frozenset[Verdict]
     entry_point: str = "add"
     language: str = "python"
+    reference: str = ""
+    """The task's trusted program (native tests are then judged outside the candidate's process)."""
 
 
 def make_case(
-    name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite, *, entry_point: str = "add", language: str = "python"
+    name: str,
+    category: str,
+    program: str,
+    expected: set[Verdict] | Verdict,
+    tests: TestSuite,
+    *,
+    entry_point: str = "add",
+    language: str = "python",
+    reference: str = "",
 ) -> Case:
     """A case; ``expected`` is one verdict or the set of acceptable ones. Every suite builds its
     cases through this (each with its own defaults)."""
     verdicts = frozenset(expected if isinstance(expected, set) else {expected})
-    return Case(name, category, program, tests, verdicts, entry_point, language)
+    return Case(name, category, program, tests, verdicts, entry_point, language, reference)
 
 
 def _case(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = ADD_CHECK) -> Case:

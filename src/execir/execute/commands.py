@@ -66,6 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "escapes, and false-negative controls) through the real sandbox, and report mislabels and anything left behind.",
     )
     _common(test)
+    test.add_argument("--languages", help="comma-separated languages whose cases run (default: all; the slot poisoners run with python)")
     test.set_defaults(handler=run_selftest)
 
 
@@ -139,7 +140,10 @@ def run_selftest(args: argparse.Namespace) -> int:
     """Handler of ``execir selftest``."""
     from execir.execute.selftest import selftest
 
-    figures = selftest(OracleConfig(workers=args.workers, isolation=args.isolation, progress=False))
+    languages = frozenset(name.strip() for name in args.languages.split(",")) if args.languages else None
+    if languages is not None and not languages <= set(LANGUAGES):
+        raise ExecIRError(f"--languages: unknown {', '.join(sorted(languages - set(LANGUAGES)))}; choose from {', '.join(LANGUAGES)}")
+    figures = selftest(OracleConfig(workers=args.workers, isolation=args.isolation, progress=False), languages)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
@@ -149,6 +153,8 @@ def run_selftest(args: argparse.Namespace) -> int:
         print("cases per class: " + ", ".join(f"{name} {n}" for name, n in figures["cases_per_category"].items()))
         wrong = figures["mislabels_per_language"]
         print("cases per language: " + ", ".join(f"{name} {n} ({wrong.get(name, 0)} mislabelled)" for name, n in figures["cases_per_language"].items()))
+        protocols = figures["protocols_per_language"]
+        print("protocol per language: " + "; ".join(f"{name} " + ", ".join(f"{p} {n}" for p, n in counts.items()) for name, counts in protocols.items()))
         print(
             f"surviving processes: {figures['surviving_processes']}  host artefacts: {figures['host_artefacts']}  "
             f"loopback listener: {figures['loopback_listener']}"

@@ -85,7 +85,7 @@ def abstract_listener() -> socket.socket | None:
 
 
 def run_cases(oracle: Oracle, cases: tuple[Case, ...] = ALL_CASES) -> list[CaseOutcome]:
-    jobs = [Job(c.program, c.tests, c.entry_point, LIMITS, language=c.language) for c in cases]
+    jobs = [Job(c.program, c.tests, c.entry_point, LIMITS, reference=c.reference, language=c.language) for c in cases]
     return [CaseOutcome(c, r) for c, r in zip(cases, oracle.run(jobs, desc="selftest"))]
 
 
@@ -111,15 +111,18 @@ def overhead(oracle: Oracle, runs: int = 60) -> dict[str, float]:
     return {"runs": runs, "median_run_ms": round(1000 * walls[len(walls) // 2], 3), "checks_per_second": round(runs / elapsed, 1)}
 
 
-def selftest(config: OracleConfig | None = None) -> dict:
-    """Figures: cases, mislabels, false PASS, surviving processes, host artefacts, overhead."""
+def selftest(config: OracleConfig | None = None, languages: frozenset[str] | None = None) -> dict:
+    """Figures: cases, mislabels, false PASS, surviving processes, host artefacts, overhead
+    (``languages``: only those languages' cases; the slot poisoners run with Python)."""
     config = config or OracleConfig(progress=False)
+    cases = ALL_CASES if languages is None else tuple(c for c in ALL_CASES if c.language in languages)
+    poisoners = ALL_POISONERS if languages is None or "python" in languages else ()
     os.environ[CANARY_ENV] = "execir-canary-value"
     before = set(canary_files())
     listener = abstract_listener()
     try:
         with Oracle(config) as oracle:
-            outcomes = run_cases(oracle)
+            outcomes = run_cases(oracle, cases)
             figures = overhead(oracle)
             reliability = oracle.reliability()
             uids = set(getattr(oracle, "uids", []))
@@ -129,7 +132,7 @@ def selftest(config: OracleConfig | None = None) -> dict:
         if listener is not None:
             listener.close()
     with Oracle(replace(config, workers=1, cache_path=None)) as single:
-        outcomes += run_poisoners(single)
+        outcomes += run_poisoners(single, poisoners)
         survivors_poison = single.reliability()["surviving_processes"]
     created = sorted(set(canary_files()) - before)
     bad = [o for o in outcomes if not o.ok]
@@ -139,6 +142,10 @@ def selftest(config: OracleConfig | None = None) -> dict:
         "cases_per_category": dict(sorted(Counter(o.case.category for o in outcomes).items())),
         "cases_per_language": dict(sorted(Counter(o.case.language for o in outcomes).items())),
         "mislabels_per_language": dict(sorted(Counter(o.case.language for o in outcomes if not o.ok).items())),
+        "protocols_per_language": {
+            language: dict(sorted(Counter(o.result.protocol for o in outcomes if o.case.language == language).items()))
+            for language in sorted({o.case.language for o in outcomes})
+        },
         "mislabels": len(bad),
         "false_pass": sum(o.result.verdict is Verdict.PASS and Verdict.PASS not in o.case.expected for o in outcomes),
         "surviving_processes": reliability["surviving_processes"] + len(survivors) + survivors_poison,
