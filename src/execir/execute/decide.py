@@ -36,6 +36,16 @@ A program of another language (one sandbox run: compile, then run), first match 
    carries, as its per-test booleans, :data:`PROBE_BITS` bits of the SHA-256 digest of each
    probe's marked stdout line (:func:`probe_digest_bits`).
 
+A program of another language judged outside (:mod:`execir.execute.split`): the trusted record run
+is usable only when it compiled, exited 0 and wrote its calls and then the nonce last (else the
+tests stay in-process). The candidate's calls run: compile failure -> ERROR; output cap (results
+over the cap), budgets, memory, lost sandbox, signal -> as above; any other ending leaves later
+calls unanswered for the judge to find. The trusted judge: did not compile or was lost ->
+UNDECIDED (its code is the task's); over its budget on the candidate's values -> TIMEOUT; memory
+-> FAIL; asked for a call nobody recorded -> a new round (the candidate runs again with it; after
+:data:`execir.execute.split.MAX_ROUNDS` rounds UNDECIDED); exit 0 with exactly the nonce -> PASS;
+anything else (an assert failed, a result missing or not of the declared type) -> FAIL.
+
 Repeats: near-limit TIMEOUTs (wall-limited under budget, finished just over budget) and lost
 sandboxes are re-run; if the runs disagree the verdict is FLAKY (never a label). A canonical is
 admitted only when every repeat PASSes.
@@ -392,11 +402,18 @@ def decide_judge(raw: Raw, limits: Limits, calls: int, need_status: int) -> Deci
         return Decision(Verdict.UNDECIDED, "the judge asked for a call it did not describe", None)
     if raw.exit_code == 0 and raw.nonce and raw.completion == f"{raw.nonce}\n".encode():
         return Decision(Verdict.PASS, "tests completed on the candidate's values", (True,))
-    for key, text in (("missing", "the candidate gave no result for call {}"), ("malformed", "the candidate's result for call {} is not a value of the declared type")):
+    for key, text in JUDGE_REPORTS.items():
         if type(report.get(key)) is int:
             return Decision(Verdict.FAIL, text.format(report[key]), (False,))
     status = f"exit status {raw.exit_code}" if raw.exit_code else "no completion record"
     return Decision(Verdict.FAIL, f"a test failed on the candidate's values ({status})", (False,))
+
+
+JUDGE_REPORTS = {
+    "missing": "the candidate gave no result for call {}",
+    "malformed": "the candidate's result for call {} is not a value of the declared type",
+}
+"""The judge's own failure reports (first fd-3 line) and how a FAIL's detail names them."""
 
 
 def _judge_report(line: bytes) -> dict:
