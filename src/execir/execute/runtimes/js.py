@@ -77,6 +77,7 @@ import shutil
 import subprocess
 import tempfile
 
+from execir.execute.runtimes import js_split
 from execir.execute.runtimes.base import HIDE_NONCE, NONCE_FILE, Plan, Profile, Runtime, Toolchain, harness_source, root_owned
 
 PROGRAM = "program.js"
@@ -209,6 +210,16 @@ class JsRuntime(Runtime):
 
     def stdio_plan(self, toolchain: Toolchain, program: str) -> Plan:
         return Plan({PROGRAM: program}, (toolchain.paths["node"], PROGRAM), env=self._env(toolchain))
+
+    # judged outside: see :mod:`execir.execute.runtimes.js_split`
+    def record_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str) -> Plan | None:
+        return js_split.record_plan(toolchain.paths["node"], self._env(toolchain), reference, tests, entry_point)
+
+    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
+        return js_split.call_plan(toolchain.paths["node"], self._env(toolchain), program, entry_point, reference, calls)
+
+    def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
+        return js_split.judge_plan(toolchain.paths["node"], self._env(toolchain), reference, tests, entry_point, calls, results)
 
 
 RUNTIME = JsRuntime("js", (".js", ".mjs"), ("nodejs",), Profile(address_space=False, nproc=64), mounts=(SNAPSHOT_ROOT,))
