@@ -135,7 +135,7 @@ def _candidate(n: int, body: str, *, language: str = "python", source: str = "mo
         ((P, P), 2, "PASS", ""),
         ((F, F), 1, "FAIL", ""),
         ((T, T), 1, "TIMEOUT", ""),
-        ((E, E), 1, "ERROR", ""),
+        ((E, E), 0, "", "does_not_compile"),  # no hard negative: the tests never ran it
         ((P, F), 0, "", "flaky"),
         ((F, P), 0, "", "flaky"),
         ((FL, FL), 0, "", "flaky"),
@@ -204,7 +204,8 @@ def test_unparsable_candidate_keeps_its_text_and_is_judged() -> None:
     fake, real = oracle(lambda _: (E, E))
     outcome = ExtrasOutcome()
     verify_candidates([item], real, outcome, [broken])
-    assert [(e.text, e.grade, e.verdict) for e in item.extras] == [(broken.code, 1, "ERROR")]
+    assert [job.program for job in fake.calls[0][0]] == [broken.code]  # judged with its text as it is
+    assert item.extras == [] and outcome.candidates_rejected == {"does_not_compile": 1}
 
 
 def test_candidate_of_a_task_without_a_reference_has_no_edit() -> None:

@@ -168,6 +168,7 @@ def format_summary(summary: BuildSummary) -> str:
     lines = [f"output: {summary.out}"]
     for language, facts in build["languages"].items():
         lines += _language_lines(language, facts)
+        lines += _hard_negative_lines(summary.report.get("languages", {}).get(language))
     lines += _extras_lines(build["extras"])
     lines.append(
         f"sandbox runs: {runs.get('runs_executed', 0)} executed, {runs.get('runs_cached', 0)} from the verdict cache; "
@@ -207,6 +208,25 @@ def _language_lines(language: str, facts: dict) -> list[str]:
     if run:
         human_rejected = ", ".join(f"{k}={v}" for k, v in counts.get("human_bugs_rejected", {}).items()) or "none"
         lines.append(f"  human-written bugs: {counts['human']} verified failing of {run} run; rejected: {human_rejected}")
+    return lines
+
+
+def _hard_negative_lines(report: dict | None) -> list[str]:
+    """Per operator: compiled / generated (and executed), and the candidates rejected for not
+    compiling or for reaching undefined behaviour."""
+    if not report or not report["operators"]:
+        return []
+    totals = report["totals"]
+    lines = [
+        f"  hard negatives compile and fail at run time: {totals['does_not_compile']} rejected as not compiling, "
+        f"{totals['undefined_behaviour']} for undefined behaviour; compile rate {totals['compile_rate']} of {totals['executed']} executed",
+        "  per operator (compiled / executed / generated, not compiling, undefined behaviour, kept):",
+    ]
+    for name, row in report["operators"].items():
+        lines.append(
+            f"    {name:<22} {row['compiled']:>5} / {row['executed']:>5} / {row['generated']:>6}  "
+            f"{row['does_not_compile']:>4}  {row['undefined_behaviour']:>4}  {row['kept']:>4}"
+        )
     return lines
 
 

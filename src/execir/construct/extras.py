@@ -5,9 +5,10 @@
   the canonical's limits; kept as grade 2 only if every run PASSES. One that fails is dropped, not a
   hard negative (a rewrite that fails is a rule's bug, not a bug someone writes).
 * **Candidates** (``--candidates FILE.jsonl``): every program is run; PASS on every one of
-  ``positive_repeats`` runs -> grade 2; the same verified failure (FAIL, TIMEOUT, ERROR) on every run
-  -> grade 1; FLAKY, UNDECIDED, a PASS that did not repeat or failures that differ (FAIL then TIMEOUT:
-  ``inconsistent_failure``) -> dropped, counted. Each keeps its ``source``.
+  ``positive_repeats`` runs -> grade 2; the same failure at run time (FAIL or TIMEOUT) on every run
+  -> grade 1; ERROR on every run (it does not compile: no hard negative) -> dropped as
+  ``does_not_compile``; FLAKY, UNDECIDED, a PASS that did not repeat or failures that differ (FAIL then
+  TIMEOUT: ``inconsistent_failure``) -> dropped, counted. Each keeps its ``source``.
 
 Texts already in a pool (canonicals, mutants, human bugs, earlier extras) are skipped as duplicates.
 """
@@ -150,6 +151,8 @@ def verify_candidates(items: Sequence[VerifiedTask], oracle: Oracle, outcome: Ex
         if all(v is Verdict.PASS for v in verdicts):
             item.extras.append(KeptExtra("candidate", text, 2, candidate.source, Verdict.PASS.value, edit, distance))
             outcome.candidates_passed += 1
+        elif all(v is Verdict.ERROR for v in verdicts):
+            outcome.candidates_rejected["does_not_compile"] += 1
         elif all(v.is_failure for v in verdicts) and len(set(verdicts)) == 1:
             item.extras.append(KeptExtra("candidate", text, 1, candidate.source, verdicts[0].value, edit, distance))
             outcome.candidates_failed += 1

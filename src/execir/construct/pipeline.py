@@ -134,6 +134,7 @@ def build(config: BuildConfig, oracle_config: OracleConfig, *, oracle_factory: C
     manifest = write_collection(config.out, folders, plan, facts)
     report = {
         "wall_seconds": round(time.perf_counter() - started, 3),
+        "languages": {b.language: hard_negative_report(b.outcome) for b in builds},
         "oracle": reliability,
         "manifest_sha256": sha256_hex(json_bytes(manifest)),
     }
@@ -219,6 +220,31 @@ def pool_counts(verified: Sequence[VerifiedTask]) -> dict[str, Any]:
         "per_operator": dict(sorted(per_operator.items())),
         "mutants_per_task": {str(k): n for k, n in sorted(per_task.items())},
     }
+
+
+def hard_negative_report(outcome: VerifyOutcome) -> dict[str, Any]:
+    """The build report's account of one language's mutant candidates: per operator how many were
+    generated, executed, compiled, rejected for not compiling or for reaching undefined behaviour,
+    and kept; the totals with the compile rate (compiled / executed); the human-written bugs
+    rejected the same ways; and the undefined-behaviour probes run."""
+    keys = ("generated", "executed", "compiled", "does_not_compile", "undefined_behaviour", "kept")
+    per_operator = {name: {key: counts[key] for key in keys} for name, counts in outcome.operators.items()}
+    totals = {key: sum(row[key] for row in per_operator.values()) for key in keys}
+    return {
+        "operators": {name: {**row, "compile_rate": _rate(row)} for name, row in per_operator.items()},
+        "totals": {**totals, "compile_rate": _rate(totals)},
+        "human_bugs": {
+            "run": outcome.human_run,
+            "does_not_compile": outcome.human_rejected.get("does_not_compile", 0),
+            "undefined_behaviour": outcome.human_rejected.get("undefined_behaviour", 0),
+        },
+        "undefined_behaviour_probes": outcome.undefined_behaviour,
+    }
+
+
+def _rate(row: dict[str, int]) -> float | None:
+    """Compiled / executed (None when nothing was executed)."""
+    return round(row["compiled"] / row["executed"], 4) if row["executed"] else None
 
 
 def _source_facts(config: BuildConfig, path: Path, tasks: list[Task]) -> dict[str, Any]:

@@ -5,7 +5,12 @@ budget of its mutants. Mutant candidates are tried in the seeded priority order 
 :func:`execir.mutate.order_candidates`, in rounds across all tasks (so the oracle runs them in
 parallel), until ``max_mutants`` verified failures per task are found or the candidates run out.
 A candidate that PASSES is equivalent under the tests and rejected; a FLAKY or UNDECIDED one is
-never a label and is rejected under its own reason (``flaky``, ``undecided``).
+never a label and is rejected under its own reason (``flaky``, ``undecided``). A hard negative is a
+program that compiles and fails at run time: an ERROR (it does not compile, or does not load) is
+rejected as ``does_not_compile``, and a C++ failure whose run reaches undefined behaviour before a
+test fails is rejected as ``undefined_behaviour`` (:mod:`execir.construct.undefined_behaviour`).
+Per operator, the outcome counts how many candidates were generated, executed, compiled, rejected
+for either reason and kept.
 
 Human-written bugs (``Task.human_bugs``, HumanEvalPack) are run once each, before the mutant rounds,
 and kept when verified to fail; they do not count against ``max_mutants``.
@@ -21,6 +26,7 @@ from tqdm import tqdm
 
 from execir.construct.config import BuildConfig
 from execir.construct.protected import protected_lines
+from execir.construct.undefined_behaviour import UndefinedBehaviourScreen
 from execir.execute import Admission, ExecResult, Job, Limits, Oracle
 from execir.languages import ParseError, get_language, select_operators
 from execir.languages.base import family_table
@@ -101,6 +107,11 @@ class VerifyOutcome:
     not_mutated: list[str] = field(default_factory=list)
     """Admitted tasks whose canonical the mutation parser cannot read (task id: reason): they keep
     their canonical and human bugs, without mutants."""
+    operators: dict[str, Counter[str]] = field(default_factory=dict)
+    """Per operator: ``generated``, ``executed``, ``compiled`` (executed, not ERROR),
+    ``does_not_compile``, ``undefined_behaviour`` and ``kept`` candidates."""
+    undefined_behaviour: dict[str, object] = field(default_factory=dict)
+    """The undefined-behaviour probes' account (:meth:`UndefinedBehaviourScreen.to_json`)."""
 
 
 def admit_tasks(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig) -> tuple[list[VerifiedTask], list[ExcludedTask], int]:
@@ -150,7 +161,9 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
     """Admit canonicals, then find up to ``max_mutants`` verified-failing mutants per task."""
     admitted, excluded, canonicals_run = admit_tasks(tasks, oracle, config)
     texts = {v.task.solution for v in admitted}
-    human_rejected, human_run = _verify_human_bugs(admitted, oracle, texts)
+    screen = UndefinedBehaviourScreen(oracle)
+    human_rejected, human_run = _verify_human_bugs(admitted, oracle, texts, screen)
+    per_operator: dict[str, Counter[str]] = {}
     generated = 0
     unparsed: list[str] = []
     for item in tqdm(admitted, desc="generating mutants", disable=not progress, leave=False):
@@ -166,6 +179,8 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
         protected = protected_lines(item.task)
         candidates = [m for m in candidates if not _touches(m, protected)]
         generated += len(candidates)
+        for mutant in candidates:
+            per_operator.setdefault(mutant.operator, Counter())["generated"] += 1
         ordered = order_candidates(candidates, seed=config.seed, families=family_table(language))
         item.candidates = [m for m in ordered if m.text not in texts][: config.max_candidates_per_task]
     rejected: Counter[str] = Counter()
@@ -182,12 +197,14 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
         jobs = [job_for(v, m.text) for v, m in batch]
         results = oracle.run(jobs, desc=f"mutants round {round_number}")
         executed += len(jobs)
-        for (item, mutant), result in zip(batch, results):
+        undefined = _undefined_behaviour(screen, batch, results, texts)
+        for (item, mutant), result, reaches in zip(batch, results, undefined):
             verdicts[result.verdict.value] += 1
             if result.verdict is Verdict.TIMEOUT:
                 timeouts += 1
                 near_limit += result.seconds < item.limits.cpu_seconds
-            reason = _keep_or_reject(item, mutant, result, texts, config.max_mutants)
+            reason = _keep_or_reject(item, mutant, result, texts, config.max_mutants, reaches)
+            _count_operator(per_operator.setdefault(mutant.operator, Counter()), result, reason)
             if reason == "surplus":
                 surplus += 1
             elif reason:
@@ -210,7 +227,34 @@ def verify(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig, *, progre
         human_rejected,
         human_run,
         unparsed,
+        {name: per_operator[name] for name in sorted(per_operator)},
+        screen.to_json(),
     )
+
+
+def _undefined_behaviour(
+    screen: UndefinedBehaviourScreen, batch: Sequence[tuple[VerifiedTask, Mutant]], results: Sequence[ExecResult], texts: set[str]
+) -> list[bool]:
+    """Per candidate: a failure (that would be kept) whose run reaches undefined behaviour."""
+    probed = [i for i, ((_, mutant), result) in enumerate(zip(batch, results)) if _is_hard_negative(result) and mutant.text not in texts]
+    found = screen.reaches([(batch[i][0].task, batch[i][0].limits, batch[i][1].text) for i in probed])
+    reaches = [False] * len(batch)
+    for i, hit in zip(probed, found):
+        reaches[i] = hit
+    return reaches
+
+
+def _is_hard_negative(result: ExecResult) -> bool:
+    """A verified failure at run time (FAIL or TIMEOUT): it compiled, and it is a label."""
+    return result.verdict in (Verdict.FAIL, Verdict.TIMEOUT)
+
+
+def _count_operator(counts: Counter[str], result: ExecResult, reason: str | None) -> None:
+    counts["executed"] += 1
+    counts["compiled"] += result.verdict is not Verdict.ERROR
+    if reason in ("does_not_compile", "undefined_behaviour"):
+        counts[reason] += 1
+    counts["kept"] += reason is None
 
 
 def _touches(mutant: Mutant, lines: frozenset[int]) -> bool:
@@ -276,19 +320,25 @@ def _joins(outside: str, inside: str) -> bool:
     return kind in ("word", "op") and any(_char_class(char) == kind for char in inside)
 
 
-def _verify_human_bugs(items: list[VerifiedTask], oracle: Oracle, texts: set[str]) -> tuple[Counter[str], int]:
-    """Run every human-written bug once; keep those verified to fail. Returns rejections by reason
-    and how many were run."""
+def _verify_human_bugs(items: list[VerifiedTask], oracle: Oracle, texts: set[str], screen: UndefinedBehaviourScreen) -> tuple[Counter[str], int]:
+    """Run every human-written bug once; keep those verified to fail at run time (an ERROR and a
+    failure that reaches undefined behaviour are rejected). Returns rejections by reason and how
+    many were run."""
     batch = [(item, human_mutant(item.task, text)) for item in items for text in item.task.human_bugs if text not in texts]
     rejected: Counter[str] = Counter()
     if not batch:
         return rejected, 0
     results = oracle.run([job_for(item, bug.text) for item, bug in batch], desc="human-written bugs")
-    for (item, bug), result in zip(batch, results):
+    undefined = _undefined_behaviour(screen, batch, results, texts)
+    for (item, bug), result, reaches in zip(batch, results, undefined):
         if result.verdict is Verdict.PASS:
             rejected["passes_tests"] += 1
         elif not result.verdict.is_label:
             rejected[result.verdict.value.lower()] += 1
+        elif result.verdict is Verdict.ERROR:
+            rejected["does_not_compile"] += 1
+        elif reaches:
+            rejected["undefined_behaviour"] += 1
         elif bug.text in texts:
             rejected["duplicate_text"] += 1
         else:
@@ -310,12 +360,16 @@ def _next_batch(items: list[VerifiedTask], max_mutants: int) -> list[tuple[Verif
     return batch
 
 
-def _keep_or_reject(item: VerifiedTask, mutant: Mutant, result: ExecResult, texts: set[str], max_mutants: int) -> str | None:
-    """Keep a verified failure (returns None) or name the reason it was not kept."""
+def _keep_or_reject(item: VerifiedTask, mutant: Mutant, result: ExecResult, texts: set[str], max_mutants: int, reaches_ub: bool = False) -> str | None:
+    """Keep a verified failure at run time (returns None) or name the reason it was not kept."""
     if result.verdict is Verdict.PASS:
         return "passes_tests"
     if not result.verdict.is_label:
         return result.verdict.value.lower()  # "flaky" or "undecided": never a label
+    if result.verdict is Verdict.ERROR:
+        return "does_not_compile"  # no hard negative: the tests never ran it
+    if reaches_ub:
+        return "undefined_behaviour"  # its failure hangs on what the machine happened to hold
     if mutant.text in texts:
         return "duplicate_text"
     if len(item.mutants) >= max_mutants:
