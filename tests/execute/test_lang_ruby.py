@@ -56,9 +56,43 @@ def test_case_count():
     assert all(Verdict.PASS not in c.expected for c in attacks)
 
 
+def test_judged_outside_verdicts(oracle):
+    """With the task's reference the tests are judged outside: a wrong value, an exception, an exit
+    or a syntax error fail as before, and patches of core classes the program relies on pass."""
+    jobs = {
+        "pass": (OK, Verdict.PASS),
+        "fail": (WRONG, Verdict.FAIL),
+        "raises": ("def add(a, b)\n  raise ArgumentError, 'no'\nend\n", Verdict.FAIL),
+        "exit_in_call": ("def add(a, b)\n  exit(0)\nend\n", Verdict.FAIL),
+        "exit_bang_at_load": ("exit!(0)\n" + OK, Verdict.FAIL),
+        "syntax_error": ("def add(a, b\nend\n", Verdict.ERROR),
+        "float_equal": ("def add(a, b)\n  (a + b).to_f\nend\n", Verdict.PASS),
+        "redefines_array_sum": ("class Array\n  def sum\n    inject(0) { |s, x| s + x }\n  end\nend\ndef add(a, b)\n  [a, b].sum\nend\n", Verdict.PASS),
+        "integer_plus_patched": ("class Integer\n  def +(o) = 99\nend\n" + OK, Verdict.FAIL),
+    }
+    results = oracle.run([Job(program, TESTS, "add", LIMITS, reference=OK, language="ruby") for program, _ in jobs.values()])
+    for (name, (_, expected)), result in zip(jobs.items(), results):
+        assert result.verdict is expected, (name, result.detail, result.stderr_tail)
+        assert result.protocol == "judged-outside", (name, result.detail)
+
+
+def test_unsplittable_tests_stay_in_process(oracle):
+    """Tests that call the entry point with a block, pass an argument with no exact wire form, or
+    never call it, run in-process (and still decide)."""
+    block = TestSuite("native", "x = add(1, 2) { 0 }\nraise 'bad' if x != 3\n")
+    lam = TestSuite("native", "x = add(1, ->(y) { y })\nraise 'bad' if x != 1\n")
+    never = TestSuite("native", "raise 'bad' if 1 + 2 != 3\n")
+    reference = "def add(a, b)\n  b.respond_to?(:call) ? a : a + b\nend\n"
+    results = oracle.run([Job(reference, suite, "add", LIMITS, reference=reference, language="ruby") for suite in (block, lam, never)])
+    for result in results:
+        assert result.verdict is Verdict.PASS and result.protocol == "in-process", result.detail
+
+
 def _failed_canonicals(tasks):
     with Oracle(OracleConfig(workers=2, progress=False)) as oracle:
-        admitted = oracle.admit_canonicals([(t.program, TestSuite("native", t.tests), "") for t in tasks], language="ruby")
+        admitted = oracle.admit_canonicals([(t.program, TestSuite("native", t.tests), t.entry_point) for t in tasks], language="ruby")
+    inside = {t.task_id for t, a in zip(tasks, admitted) if a.results[0].protocol != "judged-outside"}
+    assert inside <= UPSTREAM_WRONG, f"in-process: {sorted(inside)}"  # their tests exit: not recordable
     return {t.task_id: a.reason for t, a in zip(tasks, admitted) if not a.ok}
 
 

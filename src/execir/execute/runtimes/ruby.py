@@ -1,4 +1,8 @@
-"""Ruby (MRI): MBXP style tests (top-level code that ``raise``\\ s on a mismatch) run by a trusted runner.
+"""Ruby (MRI): MBXP style tests (top-level code that ``raise``\\ s on a mismatch).
+
+With the task's reference they are judged outside the candidate's process
+(:mod:`execir.execute.runtimes.ruby_split`); without one, or when they cannot be split, they run
+in-process under the trusted runner described here.
 
 The run is ``ruby --disable-gems runner.rb`` (no RubyGems: ~8 ms of CPU per start instead of ~45;
 the bundled gems' ``lib`` directories, e.g. ``prime`` and ``matrix``, are put on ``RUBYLIB`` so
@@ -57,6 +61,7 @@ from __future__ import annotations
 import glob
 import os
 
+from execir.execute.runtimes import ruby_split
 from execir.execute.runtimes.base import HIDE_NONCE, Plan, Profile, Runtime, Toolchain, harness_source
 
 PROGRAM = "program.rb"
@@ -92,6 +97,16 @@ class RubyRuntime(Runtime):
     def stdio_plan(self, toolchain: Toolchain, program: str) -> Plan:
         ruby = toolchain.paths["ruby"]
         return Plan({PROGRAM: program}, (ruby, "--disable-gems", "-rset", PROGRAM), (ruby, "--disable-gems", "-c", PROGRAM), self._env(toolchain))
+
+    # ---- judged outside: see :mod:`execir.execute.runtimes.ruby_split` ---------------------
+    def record_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str) -> Plan | None:
+        return ruby_split.record_plan(toolchain, self._env(toolchain), reference, tests, entry_point)
+
+    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
+        return ruby_split.call_plan(toolchain, self._env(toolchain), program, entry_point, calls)
+
+    def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
+        return ruby_split.judge_plan(toolchain, self._env(toolchain), reference, tests, entry_point, calls, results)
 
 
 RUNTIME = RubyRuntime("ruby", (".rb",), ("ruby",), Profile(address_space=True, nproc=64, compile_cpu_seconds=10.0, compile_wall_seconds=60.0))
