@@ -42,3 +42,20 @@ def test_canonical_with_unsupported_result_fails_admission(oracle):
         "class Box:\n    pass\ndef f(x):\n    return Box()\n", TestSuite("check", "def check(candidate):\n    candidate(1)\n"), "f", repeats=1
     )
     assert not admission.ok and "Box" in admission.reason
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("always_equal_int_subclass", ("decides its own comparisons", "I defines its own __eq__")),
+        ("eq_raises_system_exit", ("decides its own comparisons", "R defines its own __eq__")),
+        ("exit_while_value_read", ("raised while it was read", "SystemExit")),
+        ("garbage_hello_then_exit", ("malformed hello", "FrameError")),
+        ("huge_int_in_assert_message", ("1/1 tests failed", "AssertionError")),
+        ("len_lies_list_subclass", ("1/1 tests failed",)),
+        ("dataclass_result", ("cannot cross", "unsupported type __candidate__.P")),
+    ],
+)
+def test_why_each_class_is_decided(outcomes, name, words):
+    detail = outcomes[name].detail
+    assert all(word in detail for word in words), detail

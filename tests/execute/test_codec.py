@@ -180,3 +180,64 @@ def test_hash_collisions_stop_at_the_budget():
     with pytest.raises(codec.BudgetExceeded):
         codec.Decoder(codec.Mirror(1), budget).decode(data)
     assert time.process_time() - started < 1.0
+
+
+def _candidate_classes(source: str) -> dict:
+    """Classes defined as the driver defines the candidate's program (compiled as ``<candidate>``)."""
+    namespace: dict = {"__name__": "__candidate__"}
+    exec(compile(source, codec.OWN_CODE, "exec"), namespace)
+    return namespace
+
+
+def _through_candidate_side(value: object) -> object:
+    """``value`` encoded as the driver encodes a reply, then decoded as the judge does."""
+    return codec.Decoder(codec.Mirror(1)).decode(codec.encode(value, codec.Mirror(-1)))
+
+
+OWN = _candidate_classes(
+    "import enum, dataclasses\n"
+    "class I(int):\n    def __eq__(self, o):\n        return True\n    __hash__ = int.__hash__\n"
+    "class J(I):\n    pass\n"
+    "class Y:\n    __bool__ = lambda self: True\n"
+    "class L(list):\n    def __len__(self):\n        return 3\n"
+    "class C(enum.IntEnum):\n    A = 2\n"
+    "@dataclasses.dataclass(order=True)\nclass P:\n    x: int\n"
+    "class Box:\n    def __repr__(self):\n        return 'box'\n"
+)
+
+
+@pytest.mark.parametrize(("name", "dunder"), [("I", "__eq__"), ("J", "__eq__"), ("Y", "__bool__")])
+def test_own_comparisons_are_named(name, dunder):
+    assert codec.own_dunder(OWN[name]) == dunder
+    with pytest.raises(codec.OwnValue, match=f"{name} defines its own {dunder}"):
+        codec.encode([OWN[name]()], codec.Mirror(-1))
+
+
+@pytest.mark.parametrize("name", ["L", "C", "P", "Box"])
+def test_generated_or_inherited_comparisons_are_not_own(name):
+    assert codec.own_dunder(OWN[name]) == ""
+
+
+def test_builtin_subclasses_cross_as_their_builtin_value_from_the_candidate():
+    values = [OWN["L"]([1, 2]), OWN["C"].A, time.gmtime(0), collections.namedtuple("Q", "a")(1)]
+    back = _through_candidate_side(values)
+    assert back[:3] == [[1, 2], 2, tuple(time.gmtime(0))]
+    assert [type(v) for v in back[:3]] == [list, int, tuple]
+    assert back[3] == (1,) and back[3].a == 1  # a named tuple keeps its fields
+
+
+def test_builtin_subclass_keeps_identity_and_cycles():
+    shared = OWN["L"]([1])
+    a, b = _through_candidate_side([shared, shared])
+    assert a is b and a == [1]
+    cyc = OWN["L"]()
+    cyc.append(cyc)
+    back = _through_candidate_side(cyc)
+    assert back[0] is back
+
+
+def test_judge_side_never_projects():
+    with pytest.raises(codec.CodecError, match="unsupported type"):
+        codec.encode(OWN["C"].A, codec.Mirror(1))  # the judge's own arguments cross as they are
+    with pytest.raises(codec.CodecError, match="unsupported type"):
+        codec.encode(OWN["Box"](), codec.Mirror(-1))  # no own comparisons, no builtin base: refused

@@ -60,6 +60,28 @@ def test_decision_order(kw, verdict):
     assert decide_call(raw(**kw), LIMITS).verdict is verdict
 
 
+@pytest.mark.parametrize(
+    ("kind", "verdict", "prefix"),
+    [
+        ("unsupported", U, "a value that cannot cross the proxy: "),  # may be right: no label
+        ("own", F, ""),  # a value whose class decides its own comparisons
+        ("raised", F, ""),  # reading the value ran candidate code that raised (an exit included)
+        ("exit", F, ""),  # an exit or interrupt raised from a call
+        ("protocol", F, "protocol violation: "),
+        (None, F, "protocol violation: "),
+    ],
+)
+def test_violation_kinds(kind, verdict, prefix):
+    result = dict(GOOD, per_test=[False], violation="why", violation_kind=kind)
+    decision = decide_call(raw(result=result), LIMITS)
+    assert (decision.verdict, decision.detail) == (verdict, prefix + "why")
+
+
+def test_a_broken_first_frame_is_the_candidates_failure():
+    broken = {"ready": False, "violation": "malformed hello: FrameError: truncated frame header"}
+    assert decide_call(raw(result=broken), LIMITS).verdict is F
+
+
 def test_error_only_from_the_host_compile_check():
     assert decide_call(raw(), LIMITS, compile_error="SyntaxError: invalid syntax").verdict is E
     assert decide_case(raw(result={"op": "loaded"}), "", LIMITS, compile_error="SyntaxError").verdict is E

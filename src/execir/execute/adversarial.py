@@ -144,13 +144,13 @@ CASES: tuple[Case, ...] = (
         "eq_always_true",
         "tamper",
         "class Yes:\n    def __eq__(self, other):\n        return True\n    __hash__ = object.__hash__\ndef add(a, b):\n    return Yes()\n",
-        Verdict.UNDECIDED,  # the candidate's own class cannot cross: never PASS, never a label
+        F,  # a class of the candidate's own that decides its own comparisons (see execir.execute.decide)
     ),
     _case(
         "int_subclass",
         "tamper",
         "class I(int):\n    def __eq__(self, other):\n        return True\n    __hash__ = int.__hash__\ndef add(a, b):\n    return I(0)\n",
-        Verdict.UNDECIDED,
+        F,
     ),
     _case(
         "patch_codec",

@@ -3,8 +3,10 @@ the verdict it would get in one process, and no candidate code may run in the ju
 
 Classes: ``exceptions`` (exceptions cross by class hierarchy, exits always fail), ``aliasing``
 (mirrored identity: shared results, in-place mutation of arguments, mutation after return),
-``values`` (legitimate standard-library values must cross; others fail clearly) and ``budget``
-(decoding is charged to the candidate). Attacks never PASS; ``control`` cases must PASS.
+``values`` (legitimate standard-library values and builtin subclasses must cross; a value whose
+class the candidate wrote with comparisons of its own fails; others get no label), ``exit`` (a
+candidate that ends or breaks the judge's calls fails, whatever the moment and the form) and
+``budget`` (decoding is charged to the candidate). Attacks never PASS; ``control`` cases must PASS.
 """
 
 from __future__ import annotations
@@ -169,7 +171,7 @@ VALUES: tuple[Case, ...] = (
         "values",
         "class L(list):\n    def __eq__(self, o):\n        return True\ndef f(x):\n    return L()\n",
         "assert candidate(1) == [1, 2]",
-        U,  # an always-equal object cannot cross: never PASS, and never a label
+        F,  # an always-equal object: its class decides its own comparisons
     ),
     _c("generator_wrong_items", "values", "def f(n):\n    yield from range(n + 1)\n", "assert list(candidate(3)) == [0, 1, 2]", F),
     _c(
@@ -278,4 +280,262 @@ FORGED: tuple[Case, ...] = (
     ),
 )
 
-BOUNDARY_CASES: tuple[Case, ...] = EXCEPTIONS + ALIASING + VALUES + BUDGET + FORGED
+_I_EQ = "class I(int):\n    def __eq__(self, other):\n        return True\n    __hash__ = int.__hash__\n"
+"""An always-equal ``int`` subclass (an attack when the tests compare with ``==``)."""
+_OWN_EXIT_EQ = "class R:\n    def __eq__(self, other):\n        raise SystemExit(0)\n"
+
+
+def _hello_then_exit(data: bytes) -> str:
+    """Writes ``data`` where the driver's first frame goes, then ends before any call."""
+    return f"import os\nos.write(3, {data!r})\nos._exit(0)\ndef f(x):\n    return x + 1\n"
+
+
+EXITS: tuple[Case, ...] = (
+    # a candidate that ends or breaks the judge's calls fails, in every form and at every moment
+    _c("garbage_hello_then_exit", "exit", _hello_then_exit(b"\x00\x00\x00\x05junk!"), "assert candidate(1) == 2", F),
+    _c("truncated_hello_then_exit", "exit", _hello_then_exit(b"\x00"), "assert candidate(1) == 2", F),
+    _c("oversized_hello_then_exit", "exit", _hello_then_exit(b"\x7f\x00\x00\x00"), "assert candidate(1) == 2", F),
+    _c("list_hello_then_exit", "exit", _hello_then_exit(b"\x00\x00\x00\x02[]"), "assert candidate(1) == 2", F),
+    _c("sigint_self_at_import", "exit", "import os, signal\nos.kill(os.getpid(), signal.SIGINT)\ndef f(x):\n    return x + 1\n", "assert candidate(1) == 2", F),
+    _c(
+        "sigkill_self_at_import",
+        "exit",
+        "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\ndef f(x):\n    return x + 1\n",
+        "assert candidate(1) == 2",
+        F,
+    ),
+    _c(
+        "sigterm_self_in_call",
+        "exit",
+        "import os, signal\ndef f(x):\n    os.kill(os.getpid(), signal.SIGTERM)\n    return x + 1\n",
+        "assert candidate(1) == 2",
+        F,
+    ),
+    _c(
+        "interrupt_main_in_call",
+        "exit",
+        "import _thread, time\ndef f(x):\n    _thread.interrupt_main()\n    time.sleep(0.05)\n    return x + 1\n",
+        _SWALLOW_ALL,
+        F,
+    ),
+    _c(
+        "os_exit_second_call",
+        "exit",
+        "import os\n_n = []\ndef f(x):\n    _n.append(x)\n    if len(_n) > 1:\n        os._exit(0)\n    return x + 1\n",
+        "assert candidate(1) == 2\nassert candidate(2) == 3",
+        F,
+    ),
+    _c("eq_raises_system_exit", "exit", _OWN_EXIT_EQ + "def f(x):\n    return R()\n", "assert candidate(1) == 2", F),
+    _c(
+        "exit_while_value_read",
+        "exit",
+        "class M(type):\n    def __getattribute__(cls, name):\n        raise SystemExit(0)\nclass R(metaclass=M):\n    pass\ndef f(x):\n    return R()\n",
+        "assert candidate(1) == 2",
+        F,
+    ),
+    _c(
+        "os_exit_while_value_read",
+        "exit",
+        "import os\nclass M(type):\n    def __getattribute__(cls, name):\n        os._exit(0)\nclass R(metaclass=M):\n    pass\ndef f(x):\n    return R()\n",
+        "assert candidate(1) == 2",
+        F,
+    ),
+    _c(
+        "keyboard_interrupt_while_value_read",
+        "exit",
+        "class M(type):\n    def __getattribute__(cls, name):\n        raise KeyboardInterrupt\nclass R(metaclass=M):\n    pass\ndef f(x):\n    return [R()]\n",
+        _SWALLOW_ALL,
+        F,
+    ),
+    # the tests' own failure message cannot be made (an int over 4300 digits): still the tests' FAIL
+    _c("huge_int_in_assert_message", "exit", "def f(x):\n    return 10 ** 5000\n", "r = candidate(1)\nassert r == 2, r", F),
+)
+
+OWN_VALUES: tuple[Case, ...] = (
+    # values whose class the candidate wrote with comparisons of its own: FAIL (see execir.execute.decide)
+    _c("always_equal_int_subclass", "values", _I_EQ + "def f(x):\n    return I(0)\n", "assert candidate(1) == 2", F),
+    _c(
+        "always_equal_str_subclass",
+        "values",
+        "class S(str):\n    def __eq__(self, o):\n        return True\n    __hash__ = str.__hash__\ndef f(x):\n    return S('no')\n",
+        "assert candidate(1) == 'yes'",
+        F,
+    ),
+    _c(
+        "always_equal_tuple_subclass",
+        "values",
+        "class T(tuple):\n    def __eq__(self, o):\n        return True\n    __hash__ = tuple.__hash__\ndef f(x):\n    return T()\n",
+        "assert candidate(1) == (1, 2)",
+        F,
+    ),
+    _c("always_equal_in_list", "values", _I_EQ + "def f(x):\n    return [I(0), I(0)]\n", "assert candidate(1) == [2, 3]", F),
+    _c("always_equal_dict_key", "values", _I_EQ + "def f(x):\n    return {I(0): 1}\n", "assert candidate(1) == {2: 1}", F),
+    _c("always_equal_put_in_argument", "values", _I_EQ + "def f(a):\n    a.append(I(0))\n", "a = []\ncandidate(a)\nassert a == [2]", F),
+    _c("always_equal_inherited", "values", _I_EQ + "class J(I):\n    pass\ndef f(x):\n    return J(0)\n", "assert candidate(1) == 2", F),
+    _c("lambda_eq_object", "values", "class Y:\n    __eq__ = lambda self, o: True\ndef f(x):\n    return Y()\n", "assert candidate(1) == 2", F),
+    _c("always_true_object", "values", "class Y:\n    def __bool__(self):\n        return True\ndef f(x):\n    return Y()\n", "assert candidate(1)", F),
+    _c(
+        "hash_eq_set_member",
+        "values",
+        "class Y:\n    def __hash__(self):\n        return hash(2)\n    def __eq__(self, o):\n        return True\ndef f(x):\n    return Y()\n",
+        "assert candidate(1) in {2}",
+        F,
+    ),
+    _c("always_less_object", "values", "class Y:\n    def __lt__(self, o):\n        return True\ndef f(x):\n    return Y()\n", "assert candidate(1) < 0", F),
+    # builtin subclasses without comparisons of their own cross as their builtin value: the data decides
+    _c(
+        "len_lies_list_subclass",
+        "values",
+        "class L(list):\n    def __len__(self):\n        return 3\ndef f(x):\n    return L()\n",
+        "assert len(candidate(1)) == 3",
+        F,
+    ),
+    _c(
+        "iter_lies_list_subclass",
+        "values",
+        "class L(list):\n    def __iter__(self):\n        return iter([2])\ndef f(x):\n    return L()\n",
+        "assert list(candidate(1)) == [2]",
+        F,
+    ),
+    _c(
+        "int_lies_int_subclass",
+        "values",
+        "class I(int):\n    def __int__(self):\n        return 2\ndef f(x):\n    return I(0)\n",
+        "assert int(candidate(1)) == 2",
+        F,
+    ),
+    _c(
+        "str_lies_str_subclass",
+        "values",
+        "class S(str):\n    def __str__(self):\n        return 'yes'\ndef f(x):\n    return S('no')\n",
+        "assert str(candidate(1)) == 'yes'",
+        F,
+    ),
+    _c(
+        "sub_lies_float_subclass",
+        "values",
+        "class F(float):\n    def __sub__(self, o):\n        return 0.0\ndef f(x):\n    return F(9.0)\n",
+        "assert abs(candidate(1) - 2.5) < 1e-6",
+        F,
+    ),
+    # values the judge cannot carry and that might be right: no label
+    _c(
+        "dataclass_result",
+        "values",
+        "from dataclasses import dataclass\n@dataclass\nclass P:\n    x: int\ndef f(x):\n    return P(x)\n",
+        "assert candidate(1).x == 1",
+        U,
+    ),
+    _c("plain_enum_result", "values", "import enum\nclass C(enum.Enum):\n    A = 1\ndef f(x):\n    return C.A\n", "assert candidate(1).value == 1", U),
+)
+
+PLAIN_SUBCLASSES: tuple[Case, ...] = (
+    # ordinary programs returning builtin subclasses, or using own-comparison classes inside only
+    _c(
+        "control_int_enum",
+        "control",
+        "from enum import IntEnum\nclass C(IntEnum):\n    A = 2\ndef f(x):\n    return C.A\n",
+        "assert candidate(1) == 2 and candidate(1) + 1 == 3",
+        P,
+    ),
+    _c(
+        "control_int_flag",
+        "control",
+        "import enum\nclass C(enum.IntFlag):\n    R = 1\n    G = 2\ndef f(x):\n    return C.R | C.G\n",
+        "assert candidate(1) == 3",
+        P,
+    ),
+    _c(
+        "control_str_enum_like",
+        "control",
+        "class S(str):\n    def shout(self):\n        return self.upper()\ndef f(x):\n    return S('yes')\n",
+        "assert candidate(1) == 'yes' and candidate(1).upper() == 'YES'",
+        P,
+    ),
+    _c(
+        "control_int_subclass_plain",
+        "control",
+        "class MyInt(int):\n    pass\ndef f(x):\n    return MyInt(x + 1)\n",
+        "assert candidate(1) == 2 and isinstance(candidate(1), int)",
+        P,
+    ),
+    _c(
+        "control_str_subclass_repr",
+        "control",
+        "class S(str):\n    def __repr__(self):\n        return 'S!'\ndef f(x):\n    return S('yes')\n",
+        "assert candidate(1) == 'yes'",
+        P,
+    ),
+    _c(
+        "control_float_subclass",
+        "control",
+        "class F(float):\n    def half(self):\n        return self / 2\ndef f(x):\n    return F(2.5)\n",
+        "assert abs(candidate(1) - 2.5) < 1e-9",
+        P,
+    ),
+    _c("control_struct_time", "control", "import time\ndef f(x):\n    return time.gmtime(0)\n", "assert candidate(1)[0] == 1970", P),
+    _c(
+        "control_list_subclass",
+        "control",
+        "class L(list):\n    def total(self):\n        return sum(self)\ndef f(x):\n    r = L([1, 2])\n    r.append(3)\n    return r\n",
+        "assert candidate(1) == [1, 2, 3]",
+        P,
+    ),
+    _c("control_dict_subclass", "control", "class D(dict):\n    pass\ndef f(x):\n    return D(a=x)\n", "assert candidate(1) == {'a': 1}", P),
+    _c(
+        "control_frozenset_subclass_keys",
+        "control",
+        "class Z(frozenset):\n    pass\ndef f(x):\n    return {Z([1]): Z([2])}\n",
+        "assert candidate(1) == {frozenset([1]): frozenset([2])}",
+        P,
+    ),
+    _c(
+        "control_subclass_cycle",
+        "control",
+        "class L(list):\n    pass\ndef f(x):\n    r = L()\n    r.append(r)\n    return r\n",
+        "r = candidate(1)\nassert r[0] is r",
+        P,
+    ),
+    _c(
+        "control_subclass_shared",
+        "control",
+        "class L(list):\n    pass\ndef f(x):\n    r = L([1])\n    return [r, r]\n",
+        "a, b = candidate(1)\nassert a is b and a == [1]",
+        P,
+    ),
+    _c(
+        "control_subclass_put_in_argument",
+        "control",
+        "class MyInt(int):\n    pass\ndef f(a):\n    a.append(MyInt(2))\n",
+        "a = []\ncandidate(a)\nassert a == [2]",
+        P,
+    ),
+    _c(
+        "control_own_eq_used_inside",
+        "control",
+        "import functools\n@functools.total_ordering\nclass K:\n    def __init__(self, v):\n        self.v = v\n"
+        "    def __eq__(self, o):\n        return self.v == o.v\n"
+        "    def __lt__(self, o):\n        return self.v < o.v\ndef f(xs):\n    return [k.v for k in sorted(map(K, xs))]\n",
+        "assert candidate([3, 1, 2]) == [1, 2, 3]",
+        P,
+    ),
+    _c(
+        "control_own_eq_exception_raised",
+        "control",
+        "class Bad(ValueError):\n    def __eq__(self, o):\n        return True\n    __hash__ = ValueError.__hash__\ndef f(x):\n    raise Bad('no')\n",
+        "try:\n    candidate(1)\nexcept ValueError:\n    pass\nelse:\n    raise AssertionError",
+        P,
+    ),
+    _c(
+        "control_own_iterator_class",
+        "control",
+        "class It:\n    def __init__(self):\n        self.i = 0\n    def __iter__(self):\n        return self\n"
+        "    def __next__(self):\n        self.i += 1\n        if self.i > 2:\n            raise StopIteration\n        return self.i\n"
+        "def f(x):\n    return It()\n",
+        "assert list(candidate(1)) == [1, 2]",
+        P,
+    ),
+    _c("control_huge_int_result", "control", "def f(x):\n    return 10 ** 5000\n", "r = candidate(1)\nassert r == 10 ** 5000, r", P),
+)
+
+BOUNDARY_CASES: tuple[Case, ...] = EXCEPTIONS + ALIASING + VALUES + BUDGET + FORGED + EXITS + OWN_VALUES + PLAIN_SUBCLASSES

@@ -9,11 +9,24 @@ A call job (``check``/``asserts``: candidate behind the judge's proxy), first ma
 4. the task's own test or reference code failed before any call, or the judge gave no report
    -> UNDECIDED (never a label: the oracle could not decide)
 5. the program does not compile (checked outside the sandbox, before it runs) -> ERROR
-6. a value that cannot cross the proxy (an unsupported type, either way) -> UNDECIDED: the
-   program may be right, the wire format just cannot carry its value
-7. non-zero exit status, candidate exited or raised SystemExit/KeyboardInterrupt during a call,
-   protocol violation, load failure reported from inside the sandbox (an import that raised, a
-   missing entry point), incomplete or malformed report, any failing test -> FAIL
+6. a value that cannot cross the proxy (an unsupported type, either way: a class of the program's
+   own without comparisons of its own, a ``ChainMap``, a dataclass instance) -> UNDECIDED: the
+   program may be right (tests reading its attributes, MBPP/87's ChainMap that equals the expected
+   dict), the wire format just cannot carry its value
+7. FAIL, for everything the candidate did to end or break the judge's calls and every failing test:
+   non-zero exit status; an exit before or during the calls in any form (``os._exit``, a signal to
+   itself, ``SystemExit``/``KeyboardInterrupt``/``GeneratorExit`` raised from a call or while its
+   value was read); a broken channel (a malformed or truncated frame, its first one included);
+   load failure reported from inside the sandbox (an import that raised, a missing entry point);
+   incomplete or malformed report; a returned or mutated value whose class the program wrote with
+   its own comparisons (``__eq__ __ne__ __lt__ __le__ __gt__ __ge__ __hash__ __bool__`` in code of
+   the program: an always-equal ``int`` subclass, an ``__eq__`` that raises ``SystemExit``); any
+   failing test. Why the own-comparison value is a FAIL and not UNDECIDED: in one process the
+   tests' ``==`` would run the candidate's code, so the candidate, not the tests, would choose the
+   outcome; the canonical of an admitted task crossed the same boundary, so what the tests expect
+   is a plain value, and a value whose equality is the program's own is not one. A builtin subclass
+   without comparisons of its own (``IntEnum``/``IntFlag`` members, ``time.struct_time``, a
+   ``class MyList(list)``) crosses as its builtin value and the tests decide, as ``==`` would.
 8. PASS. Exit status is evidence of failure only, never of success.
 
 A stdio case: 1-3 as above, then non-zero exit status -> FAIL, no load report -> FAIL, stdout not
@@ -140,7 +153,9 @@ def decide_call(raw: Raw, limits: Limits, compile_error: str = "") -> Decision:
             # a value the wire format cannot carry (a ChainMap, a custom class): the program may be
             # right (MBPP/87 returns a ChainMap that equals the expected dict), so no label
             return Decision(Verdict.UNDECIDED, f"a value that cannot cross the proxy: {_text(result['violation'])}", per_test)
-        return Decision(Verdict.FAIL, f"protocol violation: {_text(result['violation'])}", per_test)
+        # exits, own-comparison values, values that raised while read: the judge's words say which
+        label = "" if result.get("violation_kind") in ("exit", "own", "raised") else "protocol violation: "
+        return Decision(Verdict.FAIL, f"{label}{_text(result['violation'])}", per_test)
     if not all(per_test):
         return Decision(Verdict.FAIL, f"{per_test.count(False)}/{len(per_test)} tests failed: {_text(result.get('first_failure'))}", per_test)
     calls = result.get("calls")

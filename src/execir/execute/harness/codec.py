@@ -12,6 +12,14 @@ dict set frozenset range``, ``collections.Counter OrderedDict defaultdict deque`
 side only) iterators, which the judge sees as remote handles (tag ``G``). Anything else is a
 :class:`CodecError`. Decoding yields only these standard types, so no candidate code reaches the judge.
 
+*Candidate side only* (a mirror with negative ids: the driver's replies), a value of another type
+is looked at once more (:meth:`_Encoder.stand_in`): a class whose comparisons the candidate's program
+wrote (:func:`own_dunder`) is an :class:`OwnValue` (the oracle's FAIL); an instance of a builtin
+subclass without them (``IntEnum`` members, ``time.struct_time``, ``class L(list)``) crosses as a
+fresh copy of its builtin value, made by the builtin's own method, so the tests compare what ``==``
+would (a later in-place change of the candidate's original is not mirrored). Whatever the candidate
+sends is its own claim: a plain value it could have returned itself.
+
 *Mirroring.* Each side keeps a :class:`Mirror` of the mutable objects that crossed, keyed by a per-job
 id (``mid``; the judge allocates positive ids, the candidate negative ones). A mutable node carries
 its mid: the receiver updates that object in place (or creates it), so aliasing, in-place mutation of
@@ -71,10 +79,31 @@ _VIEWS: dict[type, str] = {type({}.keys()): "K", type({}.values()): "V", type({}
 _VIEW_OF = {"K": dict.keys, "V": dict.values, "J": dict.items}
 _TUPLE_DUNDERS = ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__len__", "__getitem__", "__iter__", "__contains__")
 _UNSET = object()
+_PLAIN_OF: dict[type, Callable[..., object]] = {
+    int: int.__int__,
+    float: float.__float__,
+    complex: complex.__complex__,
+    str: str.__str__,
+    bytes: bytes.__bytes__,
+    bytearray: bytearray.copy,
+    list: list.copy,
+    tuple: lambda value: tuple.__getitem__(value, slice(None)),
+    dict: dict.copy,
+    set: set.copy,
+    frozenset: frozenset.copy,
+}
+"""A builtin subclass's instance as a value of the builtin itself (a fresh exact-type copy)."""
+_KNOWN = frozenset(_SCALARS | set(_MUTABLE) | set(_VIEWS) | {tuple, frozenset, bytes, complex, fractions.Fraction, decimal.Decimal, range, type})
+_KNOWN |= {datetime.date, datetime.time, datetime.datetime, datetime.timedelta, datetime.timezone}
+"""Exact types the encoder carries as themselves."""
 
 
 class CodecError(ValueError):
     """A value that cannot cross the boundary (unsupported type, malformed, too large)."""
+
+
+class OwnValue(CodecError):
+    """A candidate's value whose class decides its own comparisons (see :func:`own_dunder`)."""
 
 
 class BudgetExceeded(CodecError):
@@ -186,8 +215,12 @@ class _Encoder:
         self.memo: dict[int, int] = {}
         self.keep: list = []
         self.fills: list[tuple[int, object, object]] = []
+        self.stand_ins: dict[int, tuple[object, object]] = {}
+        self.project = mirror is not None and mirror.sign < 0
 
     def item(self, value: object) -> object:
+        if self.project and type(value) not in _KNOWN:
+            value = self.stand_in(value)
         if _inline(value):
             return value
         found = self.memo.get(id(value))
@@ -205,6 +238,10 @@ class _Encoder:
         stack: list[tuple[object, bool]] = [(root, False)]
         while stack:
             value, ready = stack.pop()
+            if self.project and type(value) not in _KNOWN:
+                value = self.stand_in(value)
+                if _inline(value):
+                    continue
             key = id(value)
             if key in memo:
                 continue
@@ -226,6 +263,28 @@ class _Encoder:
                 else:
                     memo[key] = self._emit(self._immutable(value, kind))
         return memo[id(root)]
+
+    def stand_in(self, value: object) -> object:
+        """Candidate side: the value the judge receives for one of a type outside the exact set: a
+        builtin subclass becomes its builtin value (copied by the builtin's own method); named
+        tuples and iterators stay (encoded as such); a class whose comparisons the candidate's
+        program wrote is an :class:`OwnValue`; anything else stays (then refused as unsupported)."""
+        key = id(value)
+        found = self.stand_ins.get(key)
+        if found is not None:
+            return found[1]
+        kind = type(value)
+        if _is_named_tuple(value, kind) or _is_iterator(kind):
+            return value
+        name = own_dunder(kind)
+        if name:
+            raise OwnValue(f"{getattr(kind, '__qualname__', '?')} defines its own {name}"[:200])
+        base = next((k for k in kind.__mro__ if k in _PLAIN_OF or k in _KNOWN), None)
+        if base not in _PLAIN_OF:
+            return value
+        plain = _PLAIN_OF[base](value)
+        self.stand_ins[key] = (value, plain)  # holds the original: its id stays unique in this graph
+        return plain
 
     def _mutable(self, value: object, kind: type, mid: int | None, stack: list) -> None:
         if self.mirror is not None and mid is None:
@@ -363,6 +422,30 @@ def _is_named_tuple(value: object, kind: type) -> bool:
         return False
     fields = getattr(kind, "_fields", None)
     return type(fields) is tuple and all(type(f) is str for f in fields) and all(getattr(kind, m) is getattr(tuple, m) for m in _TUPLE_DUNDERS)
+
+
+OWN_CODE = "<candidate>"
+"""The file name the driver compiles the candidate's program under."""
+JUDGING_DUNDERS = ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__bool__")
+"""What ``==``, ordering, set/dict membership and truth tests run on a value in one process."""
+
+
+def own_dunder(kind: type) -> str:
+    """The first of :data:`JUDGING_DUNDERS` that ``kind`` takes from a function written in the
+    candidate's program (code compiled as :data:`OWN_CODE`), or ``""``. Methods generated by the
+    standard library (dataclasses, enum, namedtuple, functools) or inherited from builtins are not
+    the candidate's own."""
+    mro = kind.__mro__
+    for name in JUDGING_DUNDERS:
+        for klass in mro:
+            found = vars(klass).get(name, _UNSET)
+            if found is _UNSET:
+                continue
+            code = getattr(found, "__code__", None)
+            if code is not None and getattr(code, "co_filename", None) == OWN_CODE:
+                return name
+            break
+    return ""
 
 
 def _is_iterator(kind: type) -> bool:

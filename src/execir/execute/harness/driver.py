@@ -144,7 +144,7 @@ def child_main(msg: dict, fds: list[int], workdir: str, seccomp: Seccomp | None)
     _serve_calls(msg["program"], msg["entry_point"], chan, _exit)
 
 
-def _compile(program: str, chan: socket.socket, send: _Send, filename: str = "<candidate>") -> types.CodeType | None:
+def _compile(program: str, chan: socket.socket, send: _Send, filename: str = codec.OWN_CODE) -> types.CodeType | None:
     try:
         return compile(program, filename, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
@@ -336,8 +336,12 @@ def _serve_calls(program: str, entry_point: str, chan: socket.socket, _exit: _Ex
     Every request carries the judge's changed mirrored state and the mids it no longer holds;
     every reply carries this side's changed mirrored state (also after an exception), so in-place
     mutation and aliasing look as in one process. A value that cannot cross is reported as
-    ``unsupported`` (a protocol violation on the judge's side), never as an exception."""
+    ``unsupported`` (a protocol violation on the judge's side), never as an exception, with its
+    ``kind``: ``unsupported`` (the wire format cannot carry it), ``own`` (its class decides its own
+    comparisons: :func:`codec.own_dunder`) or ``raised`` (reading it ran candidate code that
+    raised, an exit included)."""
     send, recv, encode, decoder = frames.send, frames.recv, codec.encode, codec.Decoder
+    own_value, codec_error = codec.OwnValue, codec.CodecError
     code = _compile(program, chan, send)
     if code is None:
         _exit(0)
@@ -372,8 +376,12 @@ def _serve_calls(program: str, entry_point: str, chan: socket.socket, _exit: _Ex
             reply, result = {"op": "exc", "e": _describe(exc)}, None
         try:
             reply["g"] = encode(result, mirror)
-        except BaseException as exc:  # noqa: BLE001 - CodecError, or a hostile object
-            reply = {"op": "unsupported", "why": _text(exc, True)}
+        except own_value as exc:
+            reply = {"op": "unsupported", "kind": "own", "why": _text(exc, True)}
+        except codec_error as exc:
+            reply = {"op": "unsupported", "kind": "unsupported", "why": _text(exc, True)}
+        except BaseException as exc:  # noqa: BLE001 - the candidate's code ran while its value was read, and raised
+            reply = {"op": "unsupported", "kind": "raised", "why": f"{_name(exc)}: {_text(exc)}"[:200]}
         reply["n"] = request.get("n")
         result = payload = None
         send(chan, reply)

@@ -138,7 +138,12 @@ class Proxy:
             raise self.fail("protocol", "malformed reply or reply to another request")
         op = reply.get("op")
         if op == "unsupported":
-            raise self.fail("unsupported", f"the candidate produced a value that cannot cross: {str(reply.get('why', ''))[:200]}")
+            kind, why = reply.get("kind"), str(reply.get("why", ""))[:200]
+            if kind == "own":
+                raise self.fail("own", f"the candidate returned a value whose class decides its own comparisons: {why}")
+            if kind == "raised":
+                raise self.fail("raised", f"the candidate's value raised while it was read: {why}")
+            raise self.fail("unsupported", f"the candidate produced a value that cannot cross: {why}")
         if op not in ("ret", "exc"):
             raise self.fail("protocol", "unexpected reply")
         value = self.values.decode(reply.get("g"))  # also applies the candidate's changed state
@@ -217,13 +222,25 @@ def _outcome(thunk: Callable[..., object]) -> tuple[bool, str]:
         thunk()
         return True, ""
     except BaseException as exc:  # noqa: BLE001 - any exception fails the test
-        return False, f"{type(exc).__name__}: {exc}"[:300]
+        return False, _why(exc)
+
+
+def _why(exc: BaseException) -> str:
+    """``Type: message``; the type alone when the message cannot be made (an assert's message
+    holding the candidate's int of over 4300 digits raises ValueError in ``str``)."""
+    try:
+        return f"{type(exc).__name__}: {exc}"[:300]
+    except BaseException:  # noqa: BLE001 - the exception still decides the outcome, not its text
+        return type(exc).__name__[:300]
 
 
 def evaluate(msg: dict, chan: socket.socket) -> dict:
     """Run one job's tests; returns the report sent to the host."""
     clock["start"] = time.monotonic()
-    first = frames.recv(chan)
+    try:
+        first = frames.recv(chan)
+    except (OSError, frames.FrameError) as exc:  # the candidate wrote a broken frame, then ended
+        return {"ready": False, "violation": f"malformed hello: {type(exc).__name__}: {exc}"[:300]}
     clock["ready"] = time.monotonic()
     if first is None:
         return {"ready": False, "violation": "candidate exited before loading"}
@@ -243,8 +260,8 @@ def evaluate(msg: dict, chan: socket.socket) -> dict:
         exec(compiled(msg["code"], "<tests>"), namespace)
     except BaseException as exc:  # noqa: BLE001 - the task's own code is broken, or a module-level test failed
         if proxy.calls == 0 and not proxy.violation:
-            return {"ready": True, "judge_error": f"{type(exc).__name__}: {exc}"[:500], "decode_cpu": proxy.budget.used}
-        setup_failed = f"{type(exc).__name__}: {exc}"[:300]
+            return {"ready": True, "judge_error": _why(exc), "decode_cpu": proxy.budget.used}
+        setup_failed = _why(exc)
     namespace[entry] = proxy
     if setup_failed is not None:
         outcomes = [(False, setup_failed)]
@@ -258,6 +275,8 @@ def evaluate(msg: dict, chan: socket.socket) -> dict:
             proxy.expect_quiet()
         except ProtocolViolation:
             pass
+        except OSError as exc:  # the candidate's end broke the channel after its last reply
+            proxy.fail("protocol", f"{type(exc).__name__}: {exc}")
     failures = [why for ok, why in outcomes if not ok]
     try:
         frames.send(chan, {"op": "bye"})
@@ -282,7 +301,7 @@ def judge_one(msg: dict, chan: socket.socket, result: socket.socket) -> None:
     try:
         report = evaluate(msg, chan)
     except BaseException as exc:  # noqa: BLE001
-        report = {"ready": False, "judge_error": f"{type(exc).__name__}: {exc}"[:500]}
+        report = {"ready": False, "judge_error": _why(exc)}
     finally:
         sys.setrecursionlimit(limit)
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
