@@ -72,6 +72,7 @@ import subprocess
 import tempfile
 import threading
 
+from execir.execute.runtimes import cpp_source, cpp_split
 from execir.execute.runtimes.base import HIDE_NONCE, NONCE_FILE, Plan, Profile, Runtime, Toolchain, harness_source, remove_first, root_owned
 
 PRELUDE_HEADERS = ("stdlib.h", "algorithm", "math.h", "stdio.h", "vector", "string", "climits", "cstring", "iostream")
@@ -242,7 +243,7 @@ def _compile_tests(toolchain: Toolchain, tests: str) -> str | None:
 
 class CppRuntime(Runtime):
     def discover(self) -> Toolchain:
-        paths = self.require("g++", "objcopy", "ld", "readelf", "nm", "grep", "tail", "sh", "rm")
+        paths = self.require("g++", "objcopy", "ld", "readelf", "nm", "grep", "tail", "sh", "rm", "chmod")
         version = self.version_of([paths["g++"], "--version"])
         if os.path.exists("/usr/bin/ld.gold"):
             paths["fuse-ld"] = "-fuse-ld=gold"  # links in a third of bfd's time
@@ -268,6 +269,7 @@ class CppRuntime(Runtime):
 
     def native_plan(self, toolchain: Toolchain, program: str, tests: str) -> Plan:
         files = {"main.cpp": program, f"inc/{PRELUDE_NAME}": PRELUDE}
+        tests = cpp_source.trusted(tests)  # NDEBUG never switches the tests' asserts off
         gxx = self._gxx(toolchain, NATIVE_FLAGS, "pch-native")
         obj = _tests_object(toolchain, tests)
         tools = {name: shlex.quote(toolchain.paths[name]) for name in ("readelf", "grep", "nm", "tail")}
@@ -308,6 +310,16 @@ class CppRuntime(Runtime):
         # not be readable by the program), and the nonce moves into the file the runner takes
         clean = remove_first(toolchain.paths["rm"], {name.split("/")[0] for name in files} | {"m.o", "r.o"})
         return Plan(files, (toolchain.paths["sh"], "-c", clean + HIDE_NONCE, "./prog"), (toolchain.paths["sh"], "-c", script))
+
+    # ---- judged outside (see runtimes/cpp_split.py) -------------------------------------------
+    def record_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str) -> Plan | None:
+        return cpp_split.record_plan(toolchain, reference, tests, entry_point)
+
+    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
+        return cpp_split.call_plan(toolchain, program, entry_point, reference, calls)
+
+    def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
+        return cpp_split.judge_plan(toolchain, reference, tests, entry_point, calls, results)
 
     def stdio_plan(self, toolchain: Toolchain, program: str) -> Plan:
         argv = self._gxx(toolchain, STDIO_FLAGS, "pch-stdio")
