@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
-from execir.execute.adversarial_ruby import CASES, OK, TESTS, WRONG
+from execir.execute.adversarial_ruby import CASES, OK, SPLIT_ATTACKS, SPLIT_CONTROLS, TESTS, WRONG
 from execir.tasks.multilingual import mbxp_ruby, shared_data
 from execir.types import StdioCase, TestSuite, Verdict
 
@@ -54,6 +54,18 @@ def test_case_count():
     attacks = [c for c in CASES if c.category != "control"]
     assert len(attacks) >= 8 and len(CASES) - len(attacks) >= 3
     assert all(Verdict.PASS not in c.expected for c in attacks)
+    assert len(SPLIT_ATTACKS) >= 20 and len(SPLIT_CONTROLS) >= 15
+    assert all(c.reference and c.entry_point for c in CASES if c.tests.kind == "native")
+
+
+def test_split_cases_judged_outside(oracle):
+    """The judged-outside attacks and controls through the real oracle: attacks never PASS, controls
+    PASS, every one decided outside the candidate's process."""
+    cases = SPLIT_ATTACKS + SPLIT_CONTROLS
+    results = oracle.run([Job(c.program, c.tests, c.entry_point, LIMITS, reference=c.reference, language="ruby") for c in cases])
+    for case, result in zip(cases, results):
+        assert result.verdict in case.expected, (case.name, result.verdict, result.detail, result.stderr_tail)
+        assert result.protocol == "judged-outside", (case.name, result.detail)
 
 
 def test_judged_outside_verdicts(oracle):

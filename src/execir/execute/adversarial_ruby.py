@@ -1,6 +1,8 @@
 """Adversarial cases for Ruby programs with MBXP style native tests (top-level code that raises on a
-mismatch), run by :mod:`execir.execute.runtimes.ruby`'s trusted runner. Attacks never PASS;
-``control`` cases (legitimate idioms) must PASS."""
+mismatch). Every case carries its task's reference, so the tests are judged outside the candidate's
+process (:mod:`execir.execute.runtimes.ruby_split`); the in-process runner stays covered by
+``tests/execute/test_lang_ruby.py``. Attacks never PASS; ``control`` cases (legitimate idioms, each
+a class of ordinary programs the reference way passes) must PASS."""
 
 from __future__ import annotations
 
@@ -21,8 +23,18 @@ WRONG = "def add(a, b)\n  a - b\nend\n"
 CANARIES = ("/tmp/execir-canary-ruby", "/root/execir-canary-ruby", "/work/execir-canary-ruby")
 
 
+PAIR = "def pair(x)\n  [x, x + 1]\nend\n"
+_REFERENCES = {TESTS: ("add", OK), ARRAY_TESTS: ("pair", PAIR)}
+
+
 def _c(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = TESTS) -> Case:
-    return make_case(name, category, program, expected, tests, entry_point="", language="ruby")
+    entry, reference = _REFERENCES[tests]
+    return make_case(name, category, program, expected, tests, entry_point=entry, language="ruby", reference=reference)
+
+
+def _t(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: str, entry: str, reference: str) -> Case:
+    """A case with tests of its own (``entry`` and ``reference``: the task's)."""
+    return make_case(name, category, program, expected, TestSuite("native", tests), entry_point=entry, language="ruby", reference=reference)
 
 
 def _in_call(body: str) -> str:
@@ -82,7 +94,7 @@ CASES: tuple[Case, ...] = (
     ),
     _c("ruby_own_class_eq", "tamper", "class Liar\n  def ==(o) = true\n  def !=(o) = false\nend\ndef add(a, b)\n  Liar.new\nend\n", F),
     _c("ruby_element_liar", "tamper", "def pair(x)\n  o = Object.new\n  def o.==(y)\n    true\n  end\n  [o, o]\nend\n", F, ARRAY_TESTS),
-    _c("ruby_singleton_on_argument", "tamper", "def pair(x)\n  [x, x + 1].tap { |r| def r.!=(o) = false }\nend\n", F, ARRAY_TESTS),
+    _c("ruby_singleton_on_argument", "tamper", "def pair(x)\n  [x].tap { |r| def r.!=(o) = false }\nend\n", F, ARRAY_TESTS),
     _c("ruby_tracepoint_copies_expected", "tamper", "TracePoint.new(:line) { |tp| " + _COPY_EXPECTED + " }.enable\n" + WRONG, F),
     _c("ruby_set_trace_func_copies_expected", "tamper", "set_trace_func(proc { |event, file, line, id, b, k| " + _COPY_EXPECTED + " })\n" + WRONG, F),
     _c("ruby_read_tests_file", "forged_output", _in_call("src = (File.read('tests.rb') rescue '')\nreturn " + _NEXT_EXPECTED), F),
@@ -156,3 +168,127 @@ CASES: tuple[Case, ...] = (
         "ruby",
     ),
 )
+
+# ---- judged outside: attacks on the calls run, the wire and the judge -------------------------
+_FD3 = "IO.for_fd(3, autoclose: false)"
+_OK0 = '"{\\"ok\\":0}\\n"'
+_CYCLIC = "def encode_cyclic(s)\n  s.chars.rotate(1).join\nend\ndef decode_cyclic(s)\n  s.chars.rotate(-1).join\nend\n"
+_CYCLIC_TESTS = "%w[abc hello xyzzy].each do |w|\n  raise StandardError, 'Error' if decode_cyclic(encode_cyclic(w)) != w\nend\n"
+_RAISE_TESTS = "x0 = add(2, 3)\nraise StandardError, 'e1' if x0 != 5\nbegin\n  add(nil, 1)\n  raise StandardError, 'e2'\nrescue TypeError, NoMethodError\nend\n"
+_RAISE_REF = "def add(a, b)\n  raise TypeError, 'nil' if a.nil?\n  a + b\nend\n"
+_MUTATE_TESTS = "a = [3, 1, 2]\nx = sort_in_place(a)\nraise StandardError, 'e1' if a != [1, 2, 3]\nraise StandardError, 'e2' if x != nil\n"
+_MUTATE_REF = "def sort_in_place(a)\n  a.sort!\n  nil\nend\n"
+_LIAR = "class L\n  def ==(o) = true\n  def !=(o) = false\n  def coerce(o) = [o, o]\n  def to_s = '5'\n  def hash = 5.hash\n  def eql?(o) = true\nend\n"
+_HUNT_HEAP = "v = ObjectSpace.each_object(String).find { |t| t.include?('Error at test case') }\nreturn v.scan(/v\\d+ = (-?\\d+)/).flatten.map(&:to_i)[0] if v"
+_HUNT_FILES = (
+    "src = Dir.glob('*').map { |f| File.read(f) rescue '' }.join\n"
+    "return src.scan(/v\\d+ = (-?\\d+)/).flatten.map(&:to_i)[(@k = (@k || -1) + 1)] if src.include?('v0 =')"
+)
+
+SPLIT_ATTACKS: tuple[Case, ...] = (
+    _c("ruby_split_forged_results_at_load", "forged_output", f'{_FD3}.syswrite("{{\\"ok\\":5}}\\n" * 3)\nexit!(0)\n' + WRONG, F),
+    _c("ruby_split_forged_partial_line", "forged_output", f"{_FD3}.syswrite('{{\"ok\":')\n" + WRONG, F),
+    _c("ruby_split_forged_raised_exit", "forged_output", _in_call(f'{_FD3}.syswrite(\'{{"raised":"SystemExit"}}\\n\')\nexit!(0)'), F),
+    _c("ruby_split_forged_malformed_class", "forged_output", "def add(a, b)\n  raise ExecIRWire::Malformed, 'x' rescue raise 'x'\nend\n", F),
+    _c("ruby_split_thread_writes_after_return", "forged_output", _in_call(f"Thread.new {{ loop {{ {_FD3}.syswrite({_OK0}) }} }}"), {F, T}),
+    _c("ruby_split_exit_bang_second_call", "exit", "def add(a, b)\n  exit!(0) if a == -1\n  a + b\nend\n", F),
+    _c("ruby_split_at_exit_forges", "exit", f"at_exit {{ {_FD3}.syswrite({_OK0}) }}\n" + _in_call("exit(0)"), F),
+    _c("ruby_split_fork_child_forges", "exit", _in_call(f"fork {{ {_FD3}.syswrite({_OK0}); exit!(0) }}\nProcess.wait"), F),
+    _c("ruby_split_huge_string", "resources", "def add(a, b)\n  'x' * (64 << 20)\nend\n", {F, T}),
+    _c("ruby_split_deep_array", "decoder", "def add(a, b)\n  r = []\n  100_000.times { r = [r] }\n  r\nend\n", F),
+    _c("ruby_split_recursive_array", "decoder", "def add(a, b)\n  r = [a + b]\n  r << r\n  r\nend\n", F),
+    _c("ruby_split_nan", "decoder", "def add(a, b)\n  Float::NAN\nend\n", F),
+    _c("ruby_split_invalid_utf8", "decoder", "def add(a, b)\n  \"\\xff#{a + b}\".force_encoding('UTF-8')\nend\n", F),
+    _c("ruby_split_json_injection_string", "decoder", 'def add(a, b)\n  "#{a + b}}}\\n{\\"ok\\":#{a + b}"\nend\n', F),
+    _c("ruby_split_liar_coerce", "tamper", _LIAR + "def add(a, b)\n  L.new\nend\n", F),
+    _c("ruby_split_string_subclass_liar", "tamper", "class S < String\n  def ==(o) = true\n  def !=(o) = false\nend\ndef add(a, b)\n  S.new('no')\nend\n", F),
+    _c("ruby_split_hash_subclass_liar", "tamper", "class H < Hash\n  def !=(o) = false\nend\ndef pair(x)\n  H.new\nend\n", F, ARRAY_TESTS),
+    _c("ruby_split_singleton_ne_on_object", "tamper", "def add(a, b)\n  o = Object.new\n  def o.!=(x) = false\n  o\nend\n", F),
+    _c("ruby_split_refine_integer_ne", "tamper", "module R\n  refine Integer do\n    def !=(o) = false\n  end\nend\nusing R\n" + WRONG, F),
+    _c("ruby_split_patch_caller_encoder", "tamper", "ExecIRWire.define_singleton_method(:encode) { |*| '5' }\n" + WRONG, F),
+    _c("ruby_split_patch_caller_answer", "tamper", 'ExecIRCall.define_singleton_method(:answer) { |*| %({"ok":5}\\n) }\n' + WRONG, F),
+    _c("ruby_split_objectspace_hunt", "forged_output", _in_call(_HUNT_HEAP), F),
+    _c("ruby_split_read_calls_and_tests", "forged_output", _in_call(_HUNT_FILES), F),
+    _c("ruby_split_fake_integer_name", "tamper", "class Fake\n  def self.name = 'Integer'\n  def ==(o) = true\nend\ndef add(a, b)\n  Fake.new\nend\n", F),
+    _c("ruby_split_basic_object", "decoder", "def add(a, b)\n  BasicObject.new\nend\n", F),
+    _c("ruby_split_exception_message_raises", "tamper", "class E < StandardError\n  def message = raise('boom')\nend\ndef add(a, b)\n  raise E\nend\n", F),
+    _c("ruby_split_global_state_across_calls", "tamper", "$n = 0\ndef add(a, b)\n  $n += 1\n  $n == 1 ? a + b : 99\nend\n", F),
+    _c("ruby_split_infinite_enumerator", "decoder", "def add(a, b)\n  loop\nend\n", F),
+    _t("ruby_split_helper_shadowed", "tamper", "def encode_cyclic(s)\n  s\nend\ndef decode_cyclic(s)\n  s\nend\n", F, _CYCLIC_TESTS, "decode_cyclic", _CYCLIC),
+    _t("ruby_split_wrong_exception_class", "tamper", "def add(a, b)\n  raise ArgumentError if a.nil?\n  a + b\nend\n", F, _RAISE_TESTS, "add", _RAISE_REF),
+    _t("ruby_split_mutation_missing", "tamper", "def sort_in_place(a)\n  a.sort\n  nil\nend\n", F, _MUTATE_TESTS, "sort_in_place", _MUTATE_REF),
+)
+
+# ---- judged outside: ordinary programs (classes of them) the reference way passes -------------
+_STRUCT_REF = "Pt = Struct.new(:x, :y)\ndef mid(n)\n  Pt.new(n, n + 1)\nend\n"
+_STRUCT_TESTS = "x0 = mid(2)\nraise StandardError, 'e' if x0.to_a != [2, 3] || x0.y != 3\n"
+_FLOAT_REF = "def root(n)\n  Math.sqrt(n)\nend\n"
+_FLOAT_TESTS = (
+    "x0 = root(2)\nraise StandardError, 'e' if (x0 - 1.41421).abs > 1e-4\n"
+    "raise StandardError, 'e' unless root(Float::NAN).nan?\nraise StandardError, 'e' if root(4) != 2\n"
+)
+_TEXT_REF = "def rev(s)\n  s.reverse\nend\n"
+_TEXT_TESTS = "raise StandardError, 'e' if rev(\"h\u00e9llo \\\"q\\\"\\n\") != \"\\n\\\"q\\\" oll\u00e9h\"\nraise StandardError, 'e' if rev('ab'.b) != 'ba'\n"
+_HASH_REF = "def tally(s)\n  s.chars.tally\nend\n"
+_HASH_TESTS = "x0 = tally('abca')\nraise StandardError, 'e' if x0 != {'a' => 2, 'b' => 1, 'c' => 1}\n"
+_KW_TESTS = "raise StandardError, 'e' if scale(scale(2, by: 3), by: 2) != 12\nraise StandardError, 'e' if [1, 2].map(&method(:scale)) != [1, 2]\n"
+_BIG_TESTS = "x0 = big(100)\nraise StandardError, 'e' if x0 != [2**100, -2**100, 1r / 100, (1..100), :k, nil, 0.0]\n"
+_REDEFINES = "class Array\n  def sum\n    inject(0) { |s, x| s + x }\n  end\nend\nclass Integer\n  def to_s(*) = 'n'\nend\n"
+_PARTS = "ADD = ->(a, b) { a + b }\nBox = Struct.new(:v)\nclass Acc\n  attr_accessor :t\nend\n"
+_REFINE = "module Plus\n  refine Integer do\n    def plus(o) = self + o\n  end\nend\nusing Plus\n"
+_MISSING = "def method_missing(name, *args)\n  name == :add ? args.sum : super\nend\ndef respond_to_missing?(n, p = false) = n == :add || super\n"
+_MAIN_GUARD = "$stdout.sync = true\ndef add(a, b)\n  a + b\nend\nif __FILE__ == $0\n  p add(gets.to_i, 1)\nend\nputs add(1, 2)\n"
+
+SPLIT_CONTROLS: tuple[Case, ...] = (
+    _c("ruby_control_redefines_core_method", "control", _REDEFINES + "def add(a, b)\n  [a, b].sum\nend\n", P),
+    _c("ruby_control_self_def", "control", "def self.add(a, b)\n  a + b\nend\n", P),
+    _c("ruby_control_kernel_names_at_top_level", "control", "def raise(*x) = nil\ndef puts(*x) = nil\ndef load(x) = x\n" + OK, P),
+    _c("ruby_control_deep_recursion", "control", "def down(n) = n.zero? ? 0 : 1 + down(n - 1)\ndef add(a, b)\n  down(6000) - 6000 + a + b\nend\n", P),
+    _c("ruby_control_refinement", "control", _REFINE + "def add(a, b)\n  a.plus(b)\nend\n", P),
+    _c("ruby_control_method_missing", "control", _MISSING, P),
+    _c(
+        "ruby_control_frozen_literals_end_marker",
+        "control",
+        "# frozen_string_literal: true\ndef add(a, b)\n  'x'.size - 1 + a + b\nend\n__END__\nnot ruby }}}\n",
+        P,
+    ),
+    _c("ruby_control_lambda_struct_accessor", "control", _PARTS + "def add(a, b)\n  c = Acc.new\n  c.t = Box.new(ADD.(a, b)).v\n  c.t\nend\n", P),
+    _c("ruby_control_main_guard_and_sync", "control", _MAIN_GUARD, P),
+    _c("ruby_control_constants_like_harness", "control", "CALLS = 1\nOUT = 2\nJSON = 3\nPROGRAM = 4\n" + OK, P),
+    _c("ruby_control_subclass_values", "control", "class Stack < Array\nend\ndef pair(x)\n  Stack.new([x, x + 1])\nend\n", P, ARRAY_TESTS),
+    _t("ruby_control_struct_value", "control", "Q = Struct.new(:x, :y)\ndef mid(n)\n  Q.new(n, n + 1)\nend\n", P, _STRUCT_TESTS, "mid", _STRUCT_REF),
+    _t("ruby_control_enumerator_value", "control", "def mid(n)\n  [n, n + 1].each\nend\n", P, _STRUCT_TESTS.replace(" || x0.y != 3", ""), "mid", _STRUCT_REF),
+    _t("ruby_control_floats_exact", "control", "def root(n)\n  n ** 0.5\nend\n", P, _FLOAT_TESTS, "root", _FLOAT_REF),
+    _t("ruby_control_strings_bytes", "control", "def rev(s)\n  s.chars.reverse.join.force_encoding(s.encoding)\nend\n", P, _TEXT_TESTS, "rev", _TEXT_REF),
+    _t(
+        "ruby_control_hash_default",
+        "control",
+        "def tally(s)\n  h = Hash.new(0)\n  s.each_char { |c| h[c] += 1 }\n  h\nend\n",
+        P,
+        _HASH_TESTS,
+        "tally",
+        _HASH_REF,
+    ),
+    _t(
+        "ruby_control_expected_exception",
+        "control",
+        "class Bad < TypeError\nend\ndef add(a, b)\n  raise Bad if a.nil?\n  a + b\nend\n",
+        P,
+        _RAISE_TESTS,
+        "add",
+        _RAISE_REF,
+    ),
+    _t("ruby_control_argument_mutation", "control", "def sort_in_place(a)\n  a.replace(a.sort)\n  nil\nend\n", P, _MUTATE_TESTS, "sort_in_place", _MUTATE_REF),
+    _t("ruby_control_nested_calls_kwargs", "control", "def scale(n, by: 1)\n  n * by\nend\n", P, _KW_TESTS, "scale", "def scale(n, by: 1) = n * by\n"),
+    _t(
+        "ruby_control_big_values",
+        "control",
+        "def big(n)\n  [1 << n, -(1 << n), Rational(1, n), (1..n), :k, nil, -0.0]\nend\n",
+        P,
+        _BIG_TESTS,
+        "big",
+        "def big(n) = [2**n, -2**n, 1r / n, 1..n, :k, nil, -0.0]\n",
+    ),
+)
+
+CASES = CASES + SPLIT_ATTACKS + SPLIT_CONTROLS

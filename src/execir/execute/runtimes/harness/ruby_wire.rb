@@ -7,7 +7,9 @@
 # never escaped; "e" names any encoding but UTF-8), {"x":"hex","e":"encoding"} (any other String:
 # its bytes), {"y":STRING} (Symbol), {"h":[[K,V],...],"d":DEFAULT} (Hash, insertion order),
 # {"r":[BEGIN,END,EXCLUSIVE]}, {"set":[...]}, {"q":[N,D]} (Rational), {"c":[RE,IM]} (Complex),
-# {"bd":"text"} (BigDecimal), {"o":1} (a value of no class above: decodes to a fresh Object equal
+# {"bd":"text"} (BigDecimal), {"en":[...]} (an Enumerator of at most 100,000 items,
+# materialized; decodes to an Enumerator over them), {"st":NAME,"m":[SYMBOL,...],"v":[...]} (a Struct;
+# not in arguments), {"o":1} (a value of no class above: decodes to a fresh Object equal
 # only to itself). The argument line of a call is a JSON array of its arguments' values, keyword
 # arguments last as {"kw":[[SYMBOL,V],...]}. Encoding walks values with methods captured when this
 # file loads (before any program), so a program's patches of core classes do not change the text;
@@ -52,6 +54,11 @@ module ExecIRWire
   IMAGINARY = Complex.instance_method(:imaginary)
   BIG_S = defined?(BigDecimal) ? BigDecimal.instance_method(:to_s) : nil
   NAME = Module.instance_method(:name)
+  STRUCT_MEMBERS = Struct.instance_method(:members)
+  STRUCT_VALUES = Struct.instance_method(:to_a)
+  ENUM_FIRST = Enumerable.instance_method(:first)
+  MAX_ITEMS = 100_000
+  CONSTANT = /\A[A-Z]\w*(?:::[A-Z]\w*)*\z/.freeze
   UTF8 = Encoding::UTF_8
   RE_MATCH = Regexp.instance_method(:match?)
   ESCAPED = /["\\\x00-\x1f]/.freeze
@@ -122,9 +129,29 @@ module ExecIRWire
       keys = []
       HASH_EACH.bind_call(IVAR.bind_call(value, :@hash)) { |key, _| PUSH.bind_call(keys, key) }
       subclass(buf, strict, klass, Set) { tagged(buf, "set") { put_list(buf, keys, strict, path, depth) } }
+    elsif !strict && KIND_OF.bind_call(value, Struct)
+      put_struct(buf, value, klass, path, depth)
+    elsif !strict && KIND_OF.bind_call(value, Enumerator)
+      items = ENUM_FIRST.bind_call(value, MAX_ITEMS + 1)
+      return opaque(buf, strict, "a long enumerator") if items.size > MAX_ITEMS
+
+      tagged(buf, "en") { put_list(buf, items, strict, path, depth) }
     else
       opaque(buf, strict, "a #{NAME.bind_call(klass) || 'anonymous class'}")
     end
+  end
+
+  # A Struct: its class's name (the judge uses the reference's class of that name when it has the
+  # same members) and its members' names and values.
+  def self.put_struct(buf, value, klass, path, depth)
+    name = NAME.bind_call(klass)
+    APPEND.bind_call(buf, '{"st":')
+    put(buf, name && RE_MATCH.bind_call(CONSTANT, name) ? name : nil, false, path, depth + 1)
+    APPEND.bind_call(buf, ',"m":')
+    put_list(buf, STRUCT_MEMBERS.bind_call(value), false, path, depth)
+    APPEND.bind_call(buf, ',"v":')
+    put_list(buf, STRUCT_VALUES.bind_call(value), false, path, depth)
+    APPEND.bind_call(buf, "}")
   end
 
   def self.subclass(buf, strict, klass, base)
@@ -299,7 +326,7 @@ module ExecIRWire
   DECIMAL_TEXT = /\A-?(?:[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?|Infinity|NaN)\z/i.freeze
   INTEGER_TEXT = /\A-?[0-9]+\z/.freeze
   SPECIAL = { "NaN" => Float::NAN, "Infinity" => Float::INFINITY, "-Infinity" => -Float::INFINITY }.freeze
-  TAGS = { "I" => [], "f" => [], "s" => ["e"], "x" => ["e"], "y" => [], "h" => ["d"], "r" => [], "set" => [], "q" => [], "c" => [], "bd" => [], "o" => [] }.freeze
+  TAGS = { "I" => [], "f" => [], "s" => ["e"], "x" => ["e"], "y" => [], "h" => ["d"], "r" => [], "set" => [], "q" => [], "c" => [], "bd" => [], "o" => [], "en" => [], "st" => %w[m v] }.freeze
 
   def self.parse(text)
     Parser.new(text).document
@@ -335,6 +362,8 @@ module ExecIRWire
     when "q" then Rational(*pair(body).map { |item| integer_of(item) })
     when "c" then Complex(*pair(body).map { |item| real_of(build(item)) })
     when "bd" then BigDecimal(text_of(body, DECIMAL_TEXT))
+    when "en" then list_of(body).map { |item| build(item) }.each
+    when "st" then build_struct(build(body), list_of(tree["m"]).map { |item| build(item) }, list_of(tree["v"]).map { |item| build(item) })
     else Object.new
     end
   rescue Malformed
@@ -356,6 +385,24 @@ module ExecIRWire
     raise Malformed, "bad hex" if string_of(body).bytesize.odd? || body.match?(/[^0-9a-f]/)
 
     [body].pack("H*").force_encoding(encoding)
+  end
+
+  # A Struct of the class named ``name`` here (the reference's or Ruby's) when it has these members,
+  # else of a new anonymous Struct class with them.
+  def self.build_struct(name, members, values)
+    raise Malformed, "a struct's members" unless members.size == values.size && !members.empty? && members.all? { |m| m.is_a?(Symbol) }
+
+    klass = name.is_a?(String) && CONSTANT.match?(name) ? (Object.const_get(name) rescue nil) : nil
+    if klass.is_a?(Class) && klass < Struct && klass.members == members
+      begin
+        found = klass.new
+        members.zip(values) { |member, item| found[member] = item }
+        return found
+      rescue StandardError
+        nil
+      end
+    end
+    Struct.new(*members).new(*values)
   end
 
   def self.build_hash(body, tree)
