@@ -7,6 +7,7 @@ import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
 from execir.execute.adversarial_java import ADD_TESTS, CASES, LIST_TESTS, RIGHT_ADD, WRONG_ADD, _solution
+from execir.execute.jobs import JUDGED_OUTSIDE
 from execir.execute.runtimes import runtime
 from execir.execute.runtimes.base import ToolchainMissing
 from execir.execute.runtimes.java import NON_HEAP_MB, JavaRuntime, heap_mb
@@ -268,27 +269,33 @@ def _tasks():
     return tasks
 
 
-def _ground_truth(tasks, repeats: int) -> tuple[list[str], list[str]]:
+def _ground_truth(tasks, repeats: int) -> tuple[list[str], list[str], float]:
+    """Canonicals ``repeats`` times and buggy solutions once, with the canonical as the reference
+    (judged outside where the tests split): failures, passing buggy ones, share judged outside."""
     limits = Limits(cpu_seconds=10.0, wall_seconds=30.0)
-    jobs = [Job(t.program + f"\n// repeat {i}\n", TestSuite("native", t.tests), "", limits, language="java") for i in range(repeats) for t in tasks]
-    jobs += [Job(t.buggy or "", TestSuite("native", t.tests), "", limits, language="java") for t in tasks]
+    jobs = [
+        Job(t.program + f"\n// repeat {i}\n", TestSuite("native", t.tests), t.entry_point, limits, reference=t.program, language="java")
+        for i in range(repeats)
+        for t in tasks
+    ]
+    jobs += [Job(t.buggy or "", TestSuite("native", t.tests), t.entry_point, limits, reference=t.program, language="java") for t in tasks]
     with Oracle(OracleConfig(workers=2, progress=False)) as oracle:
         results = oracle.run(jobs)
     n = len(tasks)
     failed = [f"{tasks[i % n].task_id}: {r.verdict.value} {r.detail}" for i, r in enumerate(results[: repeats * n]) if r.verdict is not Verdict.PASS]
     passed_buggy = [tasks[i].task_id for i, r in enumerate(results[repeats * n :]) if r.verdict is Verdict.PASS]
-    return failed, passed_buggy
+    return failed, passed_buggy, sum(r.protocol == JUDGED_OUTSIDE for r in results) / len(results)
 
 
 @pytest.mark.shared
 def test_ground_truth_sample():
     tasks = _tasks()
-    failed, passed_buggy = _ground_truth(tasks[::17], repeats=1)
-    assert failed == [] and passed_buggy == []
+    failed, passed_buggy, outside = _ground_truth(tasks[::17], repeats=1)
+    assert failed == [] and passed_buggy == [] and outside == 1.0
 
 
 @pytest.mark.shared
 @pytest.mark.slow
 def test_ground_truth_full():
-    failed, passed_buggy = _ground_truth(_tasks(), repeats=3)
-    assert failed == [] and passed_buggy == []
+    failed, passed_buggy, outside = _ground_truth(_tasks(), repeats=3)
+    assert failed == [] and passed_buggy == [] and outside >= 0.95

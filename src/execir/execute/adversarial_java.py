@@ -10,6 +10,7 @@ PASS. Controls are correct programs using ordinary Java idioms; they must PASS. 
 from __future__ import annotations
 
 from execir.execute.adversarial import CANARY_ENV, CANARY_PORT, Case, make_case
+from execir.execute.adversarial_java_split import CASES as SPLIT_CASES
 from execir.types import StdioCase, TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
@@ -198,8 +199,43 @@ STDIO_CONTROLS = {
 """stdio programs whose main class is not simply the first ``public class`` line."""
 
 
+REFERENCES: dict[str, tuple[str, str]] = {
+    suite.code: (entry, _solution(members))
+    for suite, entry, members in (
+        (ADD_TESTS, "add", RIGHT_ADD),
+        (QUALIFIED_TESTS, "add", RIGHT_ADD),
+        (
+            LIST_TESTS,
+            "evens",
+            "    public List<Integer> evens(List<Integer> xs) {\n"
+            "        List<Integer> out = new ArrayList<>();\n        for (int x : xs) if (x % 2 == 0) out.add(x);\n        return out;\n    }\n",
+        ),
+        (SET_TESTS, "unique", "    public Set<Integer> unique(List<Integer> xs) { return new HashSet<>(xs); }\n"),
+        (OBJECT_TESTS, "larger", "    public Optional<Integer> larger(int a, int b) { return a == b ? Optional.empty() : Optional.of(Math.max(a, b)); }\n"),
+        (
+            CLOSE_TESTS,
+            "hasCloseElements",
+            "    public boolean hasCloseElements(List<Double> numbers, double threshold) {\n"
+            "        for (int i = 0; i < numbers.size(); i++)\n            for (int j = i + 1; j < numbers.size(); j++)\n"
+            "                if (Math.abs(numbers.get(i) - numbers.get(j)) < threshold) return true;\n        return false;\n    }\n",
+        ),
+        (
+            PREFIX_TESTS,
+            "filterByPrefix",
+            "    public List<String> filterByPrefix(List<String> strings, String prefix) {\n"
+            "        List<String> out = new ArrayList<>();\n"
+            "        for (String s : strings) if (s.startsWith(prefix)) out.add(s);\n        return out;\n    }\n",
+        ),
+    )
+}
+"""The task's trusted program and entry point per suite: cases with these tests are judged outside
+the candidate's process. Suites that call several of the program's methods (:data:`KINDS_TESTS`)
+have none and stay in-process."""
+
+
 def _case(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = ADD_TESTS) -> Case:
-    return make_case(f"java_{name}", category, program, expected, tests, entry_point="", language="java")
+    entry, reference = REFERENCES.get(tests.code, ("", ""))
+    return make_case(f"java_{name}", category, program, expected, tests, entry_point=entry, language="java", reference=reference)
 
 
 UNSAFE_FD3 = """
@@ -800,5 +836,6 @@ CASES: tuple[Case, ...] = (
         language="java",
     ),
     *(Case(f"java_stdio_{name}", "control", program, SUM_CASES, frozenset({P}), entry_point="", language="java") for name, program in STDIO_CONTROLS.items()),
+    *SPLIT_CASES,
 )
 """Java attacks (never PASS) and controls (always PASS)."""

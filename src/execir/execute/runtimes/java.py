@@ -77,7 +77,8 @@ from pathlib import Path
 
 from execir.errors import ExecIRError
 from execir.execute.limits import Limits
-from execir.execute.runtimes.base import HIDE_NONCE, NONCE_FILE, Plan, Profile, Runtime, Toolchain, harness_source, root_owned
+from execir.execute.runtimes import java_split
+from execir.execute.runtimes.base import CALLS_FILE, HIDE_NONCE, NONCE_FILE, RESULTS_FILE, Plan, Profile, Runtime, Toolchain, harness_source, root_owned
 from execir.execute.runtimes.java_source import code_mask, declared_classes, insert_enter, main_class, wrap_solution_calls
 
 HEAP_FRACTION = 0.75
@@ -123,6 +124,18 @@ BOUNDARY = harness_source("java_Boundary.java")
 RUNNER = harness_source("java_Runner.java")
 """The trusted main class of a native run."""
 
+SPLIT_HARNESS = ("Json", "Wire", "Channel", "Split", "Caller")
+"""Trusted classes of the split runs (``java_<Name>.java``): the wire codec, fd 3, the record and
+judge main with the wrapper's hook, the candidate's caller."""
+
+
+def assertions(tests: str) -> tuple[str, ...]:
+    """``-ea`` for the tests' own classes only (their nested classes follow their top-level class):
+    a test's ``assert`` always checks, while the program's own asserts stay off as in the tests'
+    reference build (``java Main``)."""
+    return tuple(f"-ea:{name}" for name in declared_classes(tests))
+
+
 IMPORT_BOUNDARY = "import static execir.Boundary.execirValue;\nimport static execir.Boundary.execirEnter;\n"
 DEFAULT_IMPORTS = "".join(
     f"import {package}.*;\n" for package in ("java.util", "java.lang", "java.util.function", "java.util.stream", "java.math", "java.security")
@@ -141,6 +154,11 @@ def trusted_classes(javac: str) -> dict[str, str]:
         root = Path(tmp)
         (root / "execir").mkdir()
         sources = {"execir/Runner.java": RUNNER.replace("@NONCE_FILE@", NONCE_FILE), "execir/Boundary.java": BOUNDARY}
+        for name in SPLIT_HARNESS:
+            text = harness_source(f"java_{name}.java")
+            sources[f"execir/{name}.java"] = (
+                text.replace("@NONCE_FILE@", NONCE_FILE).replace("@CALLS_FILE@", CALLS_FILE).replace("@RESULTS_FILE@", RESULTS_FILE)
+            )
         for name, text in sources.items():
             (root / name).write_text(text, encoding="utf-8")
         flags = [flag for flag in JAVAC_FLAGS if flag != "-nowarn"]
@@ -224,13 +242,67 @@ class JavaRuntime(Runtime):
         files = {"Solution.java": program, "Main.java": IMPORT_BOUNDARY + ("" if own else DEFAULT_IMPORTS) + insert_enter(wrap_solution_calls(tests))}
         compile_ = self._compile(toolchain, *files)
         files.update(trusted_classes(toolchain.paths["javac"]))
-        java = (toolchain.paths["java"], *run_flags(memory_mb), "-cp", ".", "execir.Runner", *declared_classes(tests))
+        java = (toolchain.paths["java"], *run_flags(memory_mb), *assertions(tests), "-cp", ".", "execir.Runner", *declared_classes(tests))
         return Plan(files, (toolchain.paths["sh"], "-c", HIDE_NONCE, *java), compile_, dict(ENV))
+
+    # ---- judged outside (see execir.execute.runtimes.java_split) ----------------------------
+    def _trusted_run(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, mode: str) -> tuple[dict[str, str], tuple[str, ...]] | None:
+        """Files and command of a trusted split run (``record`` or ``judge``), or None when the
+        tests cannot be split (see :mod:`execir.execute.runtimes.java_split`)."""
+        found = _entry(reference, entry_point)
+        if found is None or "Main" not in declared_classes(tests) or not _calls_entry(tests, found.name):
+            return None
+        trusted = trusted_classes(toolchain.paths["javac"])
+        flags = self._compile(toolchain)[1:]
+        classes = java_split.judge_classes(toolchain.paths["javac"], tuple(sorted(trusted.items())), found.source, _with_imports(tests), flags)
+        if classes is None:
+            return None
+        java = (toolchain.paths["java"], *run_flags(Limits.memory_mb), *assertions(tests), "-cp", ".", "execir.Split", mode, found.owner, found.name, "Main")
+        return {**classes, **trusted}, (toolchain.paths["sh"], "-c", HIDE_NONCE, *java)
+
+    def record_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str) -> Plan | None:
+        run = self._trusted_run(toolchain, reference, tests, entry_point, "record")
+        return None if run is None else Plan(run[0], run[1], (), dict(ENV))
+
+    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
+        found = _entry(reference, entry_point)
+        owner, name = (found.owner, found.name) if found is not None else ("Solution", entry_point)
+        files = {java_split.REFERENCE_FILE: program, **java_split.stubs("class Main { }\n"), CALLS_FILE: calls}
+        compile_ = self._compile(toolchain, java_split.REFERENCE_FILE, java_split.TESTS_FILE)
+        files.update(trusted_classes(toolchain.paths["javac"]))
+        java = (toolchain.paths["java"], *run_flags(Limits.memory_mb), "-cp", ".", "execir.Caller", owner, name)
+        return Plan(files, java, compile_, dict(ENV))
+
+    def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
+        run = self._trusted_run(toolchain, reference, tests, entry_point, "judge")
+        if run is None:
+            raise ExecIRError("java: the judge of a task that was recorded cannot be built")
+        return Plan({**run[0], CALLS_FILE: calls, RESULTS_FILE: results}, run[1], (), dict(ENV))
 
     def stdio_plan(self, toolchain: Toolchain, program: str, memory_mb: int = Limits.memory_mb) -> Plan:
         source, name = main_class(program)
         run = (toolchain.paths["java"], *run_flags(memory_mb), "-cp", ".", name)
         return Plan({source: program}, run, self._compile(toolchain, source), dict(ENV))
+
+
+@functools.lru_cache(maxsize=1024)
+def _entry(reference: str, entry_point: str) -> java_split.Wrapped | None:
+    name = java_split.entry_name(reference, entry_point)
+    return java_split.wrap(reference, name) if name is not None else None
+
+
+def _calls_entry(tests: str, name: str) -> bool:
+    """Do the tests name the entry method as code (a call or a method reference)?"""
+    mask = code_mask(tests)
+    pattern = re.compile(rf"(?:(?<![\w$])|::\s*){re.escape(name)}(?![\w$])")
+    return any(mask[m.start()] for m in pattern.finditer(tests))
+
+
+def _with_imports(tests: str) -> str:
+    """The tests with :data:`DEFAULT_IMPORTS` when they have no ``import`` of their own."""
+    mask = code_mask(tests)
+    own = any(mask[m.end() - 1] for m in _IMPORT_LINE.finditer(tests))
+    return ("" if own else DEFAULT_IMPORTS) + tests
 
 
 RUNTIME = JavaRuntime(
