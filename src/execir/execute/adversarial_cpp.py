@@ -6,38 +6,18 @@ escape or to exhaust the machine; controls are correct programs using ordinary i
 
 from __future__ import annotations
 
-from execir.execute.adversarial import CANARY_PORT, Case, make_case
+from execir.execute.adversarial import CANARY_PORT, Case
+from execir.execute.adversarial_cpp_split import ADD_TESTS, APPENDED_TESTS, EVEN_TESTS, GREET_TESTS, SPLIT_CASES, case
 from execir.types import TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
 
-ADD_TESTS = TestSuite(
-    "native",
-    "#include<stdio.h>\nusing namespace std;\nint add(int a, int b);\n\n"
-    "#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (add(2, 3) == 5);\n    assert (add(-1, 1) == 0);\n    assert (add(10, 5) == 15);\n}\n",
-)
-GREET_TESTS = TestSuite(
-    "native",
-    "#include<string>\n#include<vector>\nusing namespace std;\nstring greet(string name);\n\n"
-    '#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (greet("ann") == "hello ann");\n'
-    '    vector<int> a = {1}, b = {2};\n    assert (a == b || greet("bo") == string("hello bo"));\n}\n',
-)
-APPENDED_TESTS = TestSuite(
-    "native",
-    "#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (add(2, 3) == 5);\n    assert (add(-1, 1) == 0);\n    assert (add(10, 5) == 15);\n}\n",
-)
-"""HumanEval-X's own form: the tests appended after the program, with no prototype (compiled as one
-translation unit in the sandbox)."""
-EVEN_TESTS = TestSuite(
-    "native",
-    "bool even(int x);\n#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (even(4));\n    assert (!even(3));\n    assert (even(0));\n}\n",
-)
 WRONG = "int add(int a, int b){\n    return a - b;\n}\n"
 CANARIES = ("/tmp/execir-canary-cpp", "/root/execir-canary-cpp", "/work/execir-canary-cpp", "/var/tmp/execir-canary-cpp")
 
 
 def _case(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = ADD_TESTS) -> Case:
-    return make_case(name, category, program, expected, tests, entry_point="", language="cpp")
+    return case(name, category, program, expected, tests)
 
 
 def _wrong(prefix: str, body: str = "") -> str:
@@ -400,4 +380,4 @@ CASES: tuple[Case, ...] = (
         "int add(int a, int b){\n    return main_helper(SUM(a, b));\n}\n",
         P,
     ),
-)
+) + SPLIT_CASES

@@ -12,7 +12,8 @@
 //   pair, tuple, array        an array
 // Decoding is directed by the C++ type (never by the text), so nesting deeper than the type is
 // malformed at once. The strict reader (the trusted judge) keeps values exact: an integer must fit
-// the target type, a floating value only goes into a floating type. The lenient reader (the
+// the target type, a floating value goes into an integral type only where it is exactly one of its
+// values, any integer into a bool (non-zero is true, as C++ converts it). The lenient reader (the
 // candidate's caller) converts between arithmetic types as C++'s implicit conversions would.
 #ifndef EXECIR_WIRE_H
 #define EXECIR_WIRE_H
@@ -168,8 +169,8 @@ struct Codec<bool> {
         }
         bool negative;
         unsigned long long m;
-        if (!get_integer(r, negative, m) || negative || m > 1) return false;  // an int 0/1 for a bool
-        v = m == 1;
+        if (!get_integer(r, negative, m) || (r.p < r.end && std::strchr(".eE", *r.p))) return false;
+        v = m != 0;  // an integer for a bool, as C++ converts it
         return true;
     }
 };
@@ -189,6 +190,14 @@ struct Codec<T, typename std::enable_if<std::is_integral<T>::value && !std::is_s
             long double x;
             if (!get_any_number(r, x)) return false;
             v = x < 0 ? (T)(long long)x : (T)(unsigned long long)x;
+            return true;
+        }
+        if (r.p < r.end && *r.p == '"') {  // a floating value only where it is exactly an integer of T
+            long double x;
+            if (!get_any_number(r, x) || x != x || x < (long double)std::numeric_limits<T>::min() ||
+                x > (long double)std::numeric_limits<T>::max() || (long double)(T)x != x)
+                return false;
+            v = (T)x;
             return true;
         }
         bool negative;
