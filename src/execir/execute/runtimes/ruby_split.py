@@ -11,7 +11,8 @@ Three runs, all ``ruby --disable-gems`` with one harness file each (the wire cod
   no exact wire form (a lambda, an object of the tests' own class, a subclass of a core class, a
   cycle), stops the run: those tests stay in-process.
 - **calls** (the candidate's): ``ruby -c`` first (a syntax error is an ERROR), then the caller
-  decodes every argument line before the program loads, loads it and calls the entry point by name
+  requires ``set`` and ``bigdecimal`` (as the in-process runner does: Ruby >= 3.2 has ``Set``
+  without a ``require``), decodes every argument line before the program loads, loads it and calls the entry point by name
   on main, once per line, writing each value with methods captured before the program ran (its
   patches of core classes change nothing); a call that changed its arguments sends their new
   contents too.
