@@ -60,7 +60,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from execir.execute.runtimes.base import Plan, Profile, Runtime, Toolchain, harness_source, remove_first
+from execir.execute.runtimes.base import CALLS_FILE, RESULTS_FILE, Plan, Profile, Runtime, Toolchain, harness_source, remove_first
 
 PREPARED_ROOT = Path("/usr/local/lib/execir-go")
 """Trusted, read-only builds of testify and its dependencies, one directory per key."""
@@ -125,6 +125,21 @@ class GoRuntime(Runtime):
 
     def native_plan(self, toolchain: Toolchain, program: str, tests: str) -> Plan:
         assert isinstance(toolchain, GoToolchain)
+        return self.tests_plan(toolchain, {"main.go": program, "tests.go": tests}, tests, refuse_linkname=True)
+
+    def tests_plan(
+        self,
+        toolchain: GoToolchain,
+        sources: dict[str, str],
+        tests: str,
+        *,
+        refuse_linkname: bool,
+        libraries: tuple[Library, ...] = (),
+        keep: frozenset[str] = frozenset(),
+    ) -> Plan:
+        """The tests' executable: ``sources`` (the package's files, ``tests`` among them) compiled as
+        the library ``execir/prog`` after ``libraries``, run by the trusted test main. Every file but
+        the executable and ``keep`` is deleted before it runs."""
         names = TEST_RE.findall(tests)
         table = "".join(f'\t\t{{"{name}", ran({number}, _test.{name})}},\n' for number, name in enumerate(dict.fromkeys(names)))
         # the guard's import path is drawn per run: the program cannot import it by name
@@ -132,25 +147,49 @@ class GoRuntime(Runtime):
         match = PACKAGE_RE.search(tests)
         package = match.group(1) if match else "main"
         files = {
-            "main.go": program,
-            "tests.go": tests,
+            **sources,
             "guard_import.go": f'package {package}\n\nimport _ "{guard}"\n',
             "guard/guard.go": GUARD,
             "testmain.go": TESTMAIN.replace("@GUARD@", guard) % table,
         }
-        steps, cfg = self._prelude(toolchain, files, guard)
-        steps.append(NO_LINKNAME)
+        steps, cfg = self._prelude(toolchain, files, guard, libraries)
+        if refuse_linkname:
+            steps.append(NO_LINKNAME)
         compile_ = [toolchain.paths["compile"], "-c=1", "-complete", "-importcfg", cfg, "-pack"]
+        steps += library_steps(compile_, files, libraries)
         steps.append(_sh([*compile_, "-p", guard, "-o", "guard.a", "guard/guard.go"]))
-        steps.append(_sh([*compile_, "-p", "execir/prog", "-o", "prog.a", "main.go", "tests.go", "guard_import.go"]))
+        steps.append(_sh([*compile_, "-p", "execir/prog", "-o", "prog.a", *sources, "guard_import.go"]))
         steps.append(_sh([*compile_, "-p", "main", "-o", "testmain.a", "testmain.go"]))
         steps.append(_sh([toolchain.paths["link"], "-s", "-w", "-buildmode=exe", "-importcfg", cfg, "-o", "prog", "testmain.a"]))
         files["build.sh"] = "set -e\n" + "\n".join(steps) + "\n"
         # everything but the binary goes before the candidate's code runs: the tests' source (its
         # expected values) must not be readable by the program under test
-        clean = remove_first(toolchain.paths["rm"], {name.split("/")[0] for name in files} | BUILD_OUTPUTS)
+        outputs = BUILD_OUTPUTS | {library.archive for library in libraries}
+        clean = remove_first(toolchain.paths["rm"], ({name.split("/")[0] for name in files} | outputs) - keep)
         run = ("/bin/sh", "-c", clean + 'exec "$0"', "./prog")
         return Plan(files, run, ("/bin/sh", "build.sh"), dict(RUN_ENV))
+
+    # ---- judged outside (see runtimes/go_split.py) ------------------------------------------
+    def record_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str) -> Plan | None:
+        from execir.execute.runtimes import go_split
+
+        assert isinstance(toolchain, GoToolchain)
+        if not go_split.splittable(reference, tests, entry_point):
+            return None
+        return go_split.trusted_plan(self, toolchain, reference, tests, entry_point, {})
+
+    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
+        from execir.execute.runtimes import go_split
+
+        assert isinstance(toolchain, GoToolchain)
+        return go_split.call_plan(toolchain, program, entry_point, reference, calls)
+
+    def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
+        from execir.execute.runtimes import go_split
+
+        assert isinstance(toolchain, GoToolchain)
+        data = {CALLS_FILE: calls, RESULTS_FILE: results}
+        return go_split.trusted_plan(self, toolchain, reference, tests, entry_point, data)
 
     def stdio_plan(self, toolchain: Toolchain, program: str) -> Plan:
         assert isinstance(toolchain, GoToolchain)
@@ -161,9 +200,9 @@ class GoRuntime(Runtime):
         return Plan(files, ("./prog",), ("/bin/sh", "build.sh"), dict(RUN_ENV))
 
     @staticmethod
-    def _prelude(toolchain: GoToolchain, files: dict[str, str], guard: str) -> tuple[list[str], str]:
+    def _prelude(toolchain: GoToolchain, files: dict[str, str], guard: str, libraries: tuple[Library, ...] = ()) -> tuple[list[str], str]:
         """Commands that make testify available, and the importcfg path the build then uses."""
-        local = f"packagefile {guard}=guard.a\npackagefile execir/prog=prog.a\n"
+        local = f"packagefile {guard}=guard.a\npackagefile execir/prog=prog.a\n" + "".join(library.cfg_line for library in libraries)
         if toolchain.prepared:
             files["importcfg"] = toolchain.std_cfg + Path(toolchain.prepared, "importcfg.libs").read_text() + local
             return [], "importcfg"
@@ -174,6 +213,29 @@ class GoRuntime(Runtime):
             steps.append(_sh([*argv, *(f"{directory}/{name}" for name in names)]))
             steps.append(f"echo {_sh([f'packagefile {package}=lib/{number}.a'])} >> importcfg")
         return steps, "importcfg"
+
+
+@dataclass(frozen=True)
+class Library:
+    """A trusted package compiled in the work dir before the program: import path, archive name
+    and its files (work-dir path -> source)."""
+
+    path: str
+    archive: str
+    sources: tuple[tuple[str, str], ...]
+
+    @property
+    def cfg_line(self) -> str:
+        return f"packagefile {self.path}={self.archive}\n"
+
+
+def library_steps(compile_: list[str], files: dict[str, str], libraries: tuple[Library, ...]) -> list[str]:
+    """Add the libraries' files to ``files``; the commands that compile them, in order."""
+    steps = []
+    for library in libraries:
+        files.update(library.sources)
+        steps.append(_sh([*compile_, "-p", library.path, "-o", library.archive, *(name for name, _ in library.sources)]))
+    return steps
 
 
 def _goenv(go: str, env: dict[str, str], name: str) -> str:

@@ -1,0 +1,163 @@
+// Package caller is the trusted part of the candidate's run when judged outside: it calls the
+// program's entry point once per line of the calls file, with the arguments decoded into the
+// entry's own parameter types, and writes one result line per call to fd 3:
+// {"ok": results} (null without results, the value for one, a list for several; "args": the
+// arguments after the call, when the call changed them), {"raised": "type"} (a panic or
+// runtime.Goexit ended the call) or {"unsupported": "why"} (a value the wire cannot carry).
+// Nothing this process writes is trusted: the judge only decodes it as values of the task's types.
+package caller
+
+import (
+	"bytes"
+	"os"
+	"reflect"
+	"syscall"
+
+	"execir/wire"
+)
+
+func write(data []byte) {
+	for len(data) > 0 {
+		n, err := syscall.Write(3, data)
+		if err != nil {
+			os.Exit(124)
+		}
+		data = data[n:]
+	}
+}
+
+func quoted(key, text string) []byte {
+	out := append([]byte(`{"`+key+`":`), []byte(jsonText(text))...)
+	return append(out, "}\n"...)
+}
+
+func jsonText(s string) string {
+	out, _ := wire.Encode(nil, reflect.ValueOf(s))
+	if len(out) > 0 && out[0] != '"' {
+		return `"(not UTF-8)"`
+	}
+	return string(out)
+}
+
+// Run calls entry (a function) for each line of the calls file, in order, in this process.
+func Run(entry any) {
+	fn := reflect.ValueOf(entry)
+	t := fn.Type()
+	data, err := os.ReadFile("execir_calls.jsonl")
+	if err != nil {
+		os.Stderr.WriteString("execir: " + err.Error() + "\n")
+		os.Exit(126)
+	}
+	for _, line := range bytes.Split(data, []byte{'\n'}) {
+		if len(line) == 0 {
+			continue
+		}
+		args, err := decodeArgs(t, line)
+		if err != nil {
+			write(quoted("unsupported", "arguments: "+err.Error()))
+			continue
+		}
+		write(call(fn, t, args, line))
+	}
+}
+
+func decodeArgs(t reflect.Type, line []byte) ([]reflect.Value, error) {
+	doc, err := wire.Parse(line)
+	if err != nil {
+		return nil, err
+	}
+	list, ok := doc.([]any)
+	if !ok || len(list) != t.NumIn() {
+		return nil, errArity
+	}
+	args := make([]reflect.Value, len(list))
+	for i := range list {
+		if args[i], err = wire.Decode(list[i], t.In(i)); err != nil {
+			return nil, err
+		}
+	}
+	return args, nil
+}
+
+type arityError struct{}
+
+func (arityError) Error() string { return "not the entry point's number of arguments" }
+
+var errArity = arityError{}
+
+// call runs one call on a goroutine of its own (a runtime.Goexit then ends only that goroutine)
+// and returns its result line.
+func call(fn reflect.Value, t reflect.Type, args []reflect.Value, before []byte) []byte {
+	done := make(chan []byte, 1)
+	go func() {
+		returned := false
+		defer func() {
+			if returned {
+				return
+			}
+			reason := recover()
+			name := "runtime.Goexit"
+			if reason != nil {
+				name = reflect.TypeOf(reason).String()
+			}
+			done <- quoted("raised", name)
+		}()
+		var outs []reflect.Value
+		if t.IsVariadic() {
+			outs = fn.CallSlice(args)
+		} else {
+			outs = fn.Call(args)
+		}
+		returned = true
+		done <- result(outs, args, before)
+	}()
+	return <-done
+}
+
+func result(outs []reflect.Value, args []reflect.Value, before []byte) []byte {
+	var value []byte
+	var err error
+	switch len(outs) {
+	case 0:
+		value = []byte("null")
+	case 1:
+		value, err = wire.Encode(nil, outs[0])
+	default:
+		value = append(value, '[')
+		for i, out := range outs {
+			if i > 0 {
+				value = append(value, ',')
+			}
+			if value, err = wire.Encode(value, out); err != nil {
+				break
+			}
+		}
+		value = append(value, ']')
+	}
+	if err != nil {
+		return quoted("unsupported", err.Error())
+	}
+	line := append([]byte(`{"ok":`), value...)
+	after, err := argsLine(args)
+	if err != nil {
+		return quoted("unsupported", err.Error())
+	}
+	if !bytes.Equal(after, before) {
+		line = append(append(line, `,"args":`...), after...)
+	}
+	return append(line, "}\n"...)
+}
+
+func argsLine(args []reflect.Value) ([]byte, error) {
+	line := []byte{'['}
+	for i, arg := range args {
+		if i > 0 {
+			line = append(line, ',')
+		}
+		var err error
+		if line, err = wire.Encode(line, arg); err != nil {
+			return nil, err
+		}
+	}
+	return append(line, ']'), nil
+}
