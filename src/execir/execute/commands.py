@@ -65,6 +65,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Run the oracle's adversarial suite (timeouts, resource abuse, tampering, forged output, sandbox "
         "escapes, and false-negative controls) through the real sandbox, and report mislabels and anything left behind.",
     )
+    cache = subparsers.add_parser("cache", help="verdict-cache maintenance", description="Maintain verdict caches (SQLite files of --cache).")
+    actions = cache.add_subparsers(dest="cache_command", required=True)
+    merge = actions.add_parser(
+        "merge",
+        help="combine verdict caches into a new file",
+        description="Write the union of verdict caches to a new file. A key cached with different verdicts keeps the first "
+        "file's verdict and is reported (never silently overwritten); the exit status is 1 when there are such conflicts.",
+    )
+    merge.add_argument("sources", type=Path, nargs="+", help="verdict caches (SQLite), earlier files win conflicts")
+    merge.add_argument("--out", type=Path, required=True, help="the merged cache (must not exist)")
+    merge.add_argument("--json", action="store_true", help="print one JSON object")
+    merge.set_defaults(handler=run_cache_merge)
     _common(test)
     test.add_argument("--languages", help="comma-separated languages whose cases run (default: all; the slot poisoners run with python)")
     test.set_defaults(handler=run_selftest)
@@ -164,3 +176,20 @@ def run_selftest(args: argparse.Namespace) -> int:
             print(f"  MISLABEL {bad['case']}: expected {'/'.join(bad['expected'])}, got {bad['got']} ({bad['detail']})")
     clean = not (figures["mislabels"] or figures["false_pass"] or figures["surviving_processes"] or figures["host_artefacts"] or figures["loopback_listener"])
     return 0 if clean else 1
+
+
+def run_cache_merge(args: argparse.Namespace) -> int:
+    """Handler of ``execir cache merge``."""
+    from execir.execute.cache import merge
+
+    report = merge(list(args.sources), args.out)
+    if args.json:
+        conflicts = [{"key": c.key, "verdicts": c.verdicts} for c in report.conflicts]
+        print(json.dumps({"rows_per_source": report.rows_per_source, "rows_written": report.rows_written, "conflicts": conflicts}, indent=2))
+    else:
+        for source, rows in report.rows_per_source.items():
+            print(f"{source}: {rows} verdicts")
+        print(f"{args.out}: {report.rows_written} verdicts written, {len(report.conflicts)} keys with differing verdicts")
+        for conflict in report.conflicts:
+            print(f"  CONFLICT {conflict.key[:16]}: " + ", ".join(f"{name} {verdict}" for name, verdict in conflict.verdicts.items()))
+    return 1 if report.conflicts else 0

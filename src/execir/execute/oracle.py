@@ -37,7 +37,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from execir.errors import ExecIRError
-from execir.execute import cgroups, decide, hostcheck, isolation, reclaim, runtimes, split, uids
+from execir.execute import cgroups, cpus, decide, hostcheck, isolation, reclaim, runtimes, split, uids
 from execir.execute.cache import VerdictCache
 from execir.execute.evidence import Raw
 from execir.execute.jobs import IN_PROCESS, JUDGED_OUTSIDE, LABEL_INTEGRITY, ORACLE_VERSION, Admission, ExecResult, Job
@@ -49,6 +49,16 @@ from execir.execute.slot import LauncherError, Slot, SlotSpec
 from execir.types import TestSuite, Verdict
 
 LAUNCH_ATTEMPTS = 3
+
+
+MIN_WORKER_CAP = 8
+"""Slots allowed on any machine (more than its CPUs on a small one: budgets are CPU time)."""
+
+
+def max_workers() -> int:
+    """The most slots one oracle may run: one per CPU this process may use, and at least
+    :data:`MIN_WORKER_CAP`."""
+    return max(MIN_WORKER_CAP, len(cpus.available()))
 
 
 class OracleError(ExecIRError):
@@ -77,8 +87,9 @@ class Oracle:
         self.config = config or OracleConfig()
         if self.config.isolation not in ("auto", *isolation.LEVELS):
             raise ExecIRError(f"unknown isolation level {self.config.isolation!r}; choose auto or one of {', '.join(isolation.LEVELS)}")
-        if not 1 <= self.config.workers <= 8:
-            raise ExecIRError("workers must be between 1 and 8")
+        most = max_workers()
+        if not 1 <= self.config.workers <= most:
+            raise ExecIRError(f"workers must be between 1 and {most} (one per CPU of this machine, at least {MIN_WORKER_CAP})")
         self.slots: list[Slot] = []
         self._free: queue.Queue[Slot] = queue.Queue()
         self._cache = VerdictCache(self.config.cache_path)
@@ -113,7 +124,9 @@ class Oracle:
         self.interpreter = isolation.find_interpreter(need_world_access=root)
         self.bpf: bytes | None = None
         use_cg = self.config.cgroups and cgroups.version() is not None
-        self._uid_block = uids.allocate() if root and not self.config.uid_base else None
+        self._uid_size = uids.block_size(self.config.workers)
+        self._uid_block = uids.allocate(self._uid_size) if root and not self.config.uid_base else None
+        self._cpus = cpus.claim(self.config.workers, root)
         base = self.config.uid_base or self._uid_block or 0
         self.stats["reclaimed_stale"] += reclaim.reclaim()
         self._host_dir = tempfile.mkdtemp(prefix=f"execir-{os.getpid()}-", dir=isolation.host_base() if root else None)
@@ -150,11 +163,12 @@ class Oracle:
                 level,
                 self.interpreter,
                 base + i if drop else None,
-                base + 8 + i if root else None,
+                base + self.config.workers + i if root else None,
                 host_dir,
                 str(self._harness),
                 self.bpf,
                 reclaim.slot_cgroup_name(i, base) if use_cg else None,
+                self._cpus[i],
             )
             slot = Slot(spec)
             self.slots.append(slot)
@@ -181,8 +195,10 @@ class Oracle:
             self._harness = None
         block = getattr(self, "_uid_block", None)
         if block:
-            uids.release(block)
+            uids.release(block, self._uid_size)
             self._uid_block = None
+        cpus.release(getattr(self, "_cpus", []))
+        self._cpus = []
         self._cache.close()
 
     @property
@@ -238,6 +254,7 @@ class Oracle:
                     self._finish(key, result, results)
         for key, first, _ in confirm:
             self._finish(key, self._confirm(todo[key], first), results)
+        self._cache.flush()
         return [results[key] for key in keys]
 
     def _finish(self, key: str, result: ExecResult, results: dict[str, ExecResult]) -> None:
@@ -312,7 +329,7 @@ class Oracle:
         raws: list[Raw] = []
         decisions: list[decide.Decision] = []
         for case in cases:
-            raw = Raw() if broken else slot.run_main(job, case.input)
+            raw = Raw() if broken else slot.run_main(replace(job, limits=job.limits.for_expected_output(case.output)), case.input)
             raws.append(raw)
             decisions.append(decide.decide_case(raw, case.output, job.limits, broken, job.tests.stdio_compare))
             if decisions[-1].verdict is not Verdict.PASS:
@@ -337,7 +354,7 @@ class Oracle:
             raws: list[Raw] = []
             decisions: list[decide.Decision] = []
             for case in job.tests.stdio_cases:
-                raws.append(slot.run_exec(limits, plan, case.input, ""))
+                raws.append(slot.run_exec(limits.for_expected_output(case.output), plan, case.input, ""))
                 decisions.append(decide.decide_exec_case(raws[-1], case.output, limits, job.tests.stdio_compare))
                 if decisions[-1].verdict is not Verdict.PASS:
                     break
