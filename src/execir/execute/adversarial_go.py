@@ -6,6 +6,7 @@ like a PASS or to escape; controls are correct programs using ordinary idioms an
 
 from __future__ import annotations
 
+from execir.execute import adversarial_go_split
 from execir.execute.adversarial import CANARY_PORT, Case, make_case
 from execir.types import TestSuite, Verdict
 
@@ -25,8 +26,14 @@ def _wrong(imports: str, extra: str = "", body: str = "") -> str:
     return f"package main\n\n{block}{extra}\nfunc Add(a, b int) int {{\n{body}    return a - b\n}}\n"
 
 
+ADD_REFERENCE = "package main\n\nfunc Add(a, b int) int {\n    return a + b\n}\n"
+EVEN_REFERENCE = "package main\n\nfunc Even(x int) bool {\n    return x%2 == 0\n}\n"
+
+
 def _case(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = ADD_TESTS) -> Case:
-    return make_case(name, category, program, expected, tests, entry_point="", language="go")
+    """A case judged outside: the suite's entry point and reference come with it (:data:`ENTRIES`)."""
+    entry, reference = ENTRIES[tests.code]
+    return make_case(name, category, program, expected, tests, entry_point=entry, language="go", reference=reference)
 
 
 def _imp(*names: str) -> str:
@@ -108,6 +115,9 @@ func Fib(n int) int {
     return Fib(n-1) + Fib(n-2)
 }
 """
+
+ENTRIES = {ADD_TESTS.code: ("Add", ADD_REFERENCE), EVEN_TESTS.code: ("Even", EVEN_REFERENCE), SORT_TESTS.code: ("Words", CONTROL)}
+"""Each suite's entry point and trusted reference (the tests' other functions come from it)."""
 
 CASES: tuple[Case, ...] = (
     # early exit with status 0
@@ -338,3 +348,5 @@ CASES: tuple[Case, ...] = (
         P,
     ),
 )
+
+CASES += adversarial_go_split.CASES

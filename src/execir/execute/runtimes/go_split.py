@@ -72,7 +72,9 @@ def trusted_plan(runtime: GoRuntime, toolchain: GoToolchain, reference: str, tes
 def call_plan(toolchain: GoToolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
     """The candidate's run: its program, the entry's type check and the trusted caller."""
     declared = go_source.func_type(reference, entry_point) or ""
-    entry = f"package {go_source.package_name(program)}\n\nvar ExecirEntry {declared} = {entry_point}\n"
+    # the blank import makes the caller a dependency of the program: its init (reading the calls)
+    # runs before any of the program's package variables and init functions
+    entry = f'package {go_source.package_name(program)}\n\nimport _ "execir/caller"\n\nvar ExecirEntry {declared} = {entry_point}\n'
     files = {"main.go": program, "execir_entry.go": entry, "callmain.go": CALL_MAIN, CALLS_FILE: calls, "importcfg": toolchain.std_cfg}
     files["importcfg"] += "".join(library.cfg_line for library in (WIRE, CALLER)) + "packagefile execir/prog=prog.a\n"
     compile_ = [toolchain.paths["compile"], "-c=1", "-complete", "-importcfg", "importcfg", "-pack"]

@@ -39,16 +39,23 @@ func jsonText(s string) string {
 	return string(out)
 }
 
+var calls []byte
+
+// The calls are read before the program's package initializes (it imports this package), so
+// nothing the program does to the file changes the calls it is asked.
+func init() {
+	var err error
+	if calls, err = os.ReadFile("execir_calls.jsonl"); err != nil {
+		os.Stderr.WriteString("execir: " + err.Error() + "\n")
+		os.Exit(126)
+	}
+}
+
 // Run calls entry (a function) for each line of the calls file, in order, in this process.
 func Run(entry any) {
 	fn := reflect.ValueOf(entry)
 	t := fn.Type()
-	data, err := os.ReadFile("execir_calls.jsonl")
-	if err != nil {
-		os.Stderr.WriteString("execir: " + err.Error() + "\n")
-		os.Exit(126)
-	}
-	for _, line := range bytes.Split(data, []byte{'\n'}) {
+	for _, line := range bytes.Split(calls, []byte{'\n'}) {
 		if len(line) == 0 {
 			continue
 		}
