@@ -12,6 +12,7 @@ import subprocess
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
+from execir.execute.adversarial_js import CASES, SPLIT_CASES
 from execir.execute.jobs import IN_PROCESS, JUDGED_OUTSIDE
 from execir.execute.runtimes import js_split
 from execir.types import TestSuite, Verdict
@@ -83,7 +84,7 @@ def test_codec_refuses_what_it_cannot_carry():
         + "const cyclic = []; cyclic.push(cyclic); let deep = []; for (let i = 0; i < 5000; i++) deep = [deep];\n"
         + "for (const v of [() => 1, Symbol('s'), cyclic, deep, {get x() { throw new Error('no') }}]) {"
         + " try { codec.encode(v); console.log('encoded') } catch (e) { console.log(e instanceof codec.Unencodable) } }\n"
-        + "for (const t of ['{\"$\":\"x\"}', '{\"$\":\"b\",\"v\":\"1e3\"}', '{\"$\":\"n\",\"v\":\"toString\"}', '{\"v\":1}', '{\"$\":\"h\",\"n\":-1,\"v\":[]}']) {"
+        + 'for (const t of [\'{"$":"x"}\', \'{"$":"b","v":"1e3"}\', \'{"$":"n","v":"toString"}\', \'{"v":1}\', \'{"$":"h","n":-1,"v":[]}\']) {'
         + " try { codec.decodeNode(codec.parseLine(t)); console.log('decoded') } catch (e) { console.log(e instanceof codec.Malformed) } }\n"
     )
     done = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=60, check=True)
@@ -93,8 +94,37 @@ def test_codec_refuses_what_it_cannot_carry():
 def test_decoded_objects_are_plain():
     """A key named ``__proto__`` is an own property; the decoded object's prototype is Object's."""
     script = js_split._PRELUDE + (
-        "const o = codec.decodeNode(codec.parseLine('{\"$\":\"o\",\"v\":[[\"__proto__\",{\"$\":\"o\",\"v\":[[\"polluted\",1]]}],[\"toJSON\",2]]}'));\n"
+        'const o = codec.decodeNode(codec.parseLine(\'{"$":"o","v":[["__proto__",{"$":"o","v":[["polluted",1]]}],["toJSON",2]]}\'));\n'
         "console.log(Object.getPrototypeOf(o) === Object.prototype, ({}).polluted === undefined, Object.keys(o).join(','), JSON.stringify(o))\n"
     )
     done = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout.strip() == 'true true __proto__,toJSON {"__proto__":{"polluted":1},"toJSON":2}'
+
+
+def test_adversarial_cases_are_judged_outside(oracle):
+    """Every native case with its reference: the expected verdict, decided outside the candidate's
+    process (the attacks on the split protocol, the forms LLMs write, the in-process attacks)."""
+    cases = [c for c in CASES if c.tests.kind == "native" and c.category not in ("time", "resources") and c.name != "js_net_connect"]
+    jobs = [Job(c.program, c.tests, c.entry_point, LIMITS, reference=c.reference, language="js") for c in cases]
+    results = oracle.run(jobs)
+    wrong = [(c.name, r.verdict, r.detail) for c, r in zip(cases, results) if r.verdict not in c.expected or r.protocol != JUDGED_OUTSIDE]
+    assert wrong == [] and len(cases) >= 80
+
+
+def test_split_case_counts():
+    attacks = [c for c in SPLIT_CASES if c.category != "control"]
+    assert len(attacks) >= 20 and len(SPLIT_CASES) - len(attacks) >= 15
+    assert all(Verdict.PASS not in c.expected for c in attacks)
+
+
+def test_the_reference_helpers_decide_not_the_candidates(oracle):
+    """A program that redefines the tests' helper (``poly``) passes in-process (the tests check the
+    program against itself) and fails judged outside."""
+    (case,) = [c for c in CASES if c.name == "js_split_shadow_reference_helper"]
+    outside, inside = oracle.run(
+        [
+            Job(case.program, case.tests, case.entry_point, LIMITS, reference=case.reference, language="js"),
+            Job(case.program, case.tests, "", LIMITS, language="js"),
+        ]
+    )
+    assert (outside.verdict, outside.protocol, inside.verdict, inside.protocol) == (Verdict.FAIL, JUDGED_OUTSIDE, Verdict.PASS, IN_PROCESS)

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
-from execir.execute.adversarial_js import CASES, OK, TESTS, WRONG
+from execir.execute.adversarial_js import CASES, OK, SPLIT_CASES, TESTS, WRONG
 from execir.execute.runtimes import js
 from execir.execute.runtimes.base import HIDE_NONCE
 from execir.tasks.multilingual import humanevalx_js, shared_data
@@ -60,7 +60,7 @@ def test_native_verdicts_with_the_plain_runner(monkeypatch):
         return replace(found, paths={k: v for k, v in found.paths.items() if k != "runner-snapshot"})
 
     monkeypatch.setattr(js.JsRuntime, "discover", without_snapshot)
-    cases = [c for c in CASES if c.category not in ("time", "resources") and c.name not in ("js_net_connect",)]
+    cases = [c for c in CASES if c.category not in ("time", "resources") and c.name not in ("js_net_connect",) and c not in SPLIT_CASES]
     with Oracle(OracleConfig(workers=2, progress=False)) as plain:
         assert js.RUNNER_NAME in js.RUNTIME.native_plan(plain.toolchain("js"), OK, TESTS.code).files
         results = plain.run([Job(c.program, c.tests, "", LIMITS, language="js") for c in cases])

@@ -1,6 +1,8 @@
 """Adversarial cases for JavaScript (Node) programs with HumanEval-X style native tests
-(``console.assert``), run by :mod:`execir.execute.runtimes.js`'s trusted runner. Attacks never
-PASS; ``control`` cases (legitimate idioms) must PASS."""
+(``console.assert``). Every case carries its task's reference, so it is judged outside the
+candidate's process (:mod:`execir.execute.runtimes.js_split`); the same programs without a reference
+exercise the in-process runner (:mod:`execir.execute.runtimes.js`). Attacks never PASS; ``control``
+cases (legitimate idioms and the forms LLMs write) must PASS."""
 
 from __future__ import annotations
 
@@ -25,8 +27,14 @@ PAIR_WRONG = "const pair = (x) => [x]\n"
 CANARIES = ("/tmp/execir-canary-js", "/root/execir-canary-js", "/work/execir-canary-js")
 
 
+PAIR_OK = "const pair = (x) => [x, x + 1]\n"
+REFERENCES = {TESTS.code: ("add", OK), ASSERT_TESTS.code: ("add", OK), JSON_TESTS.code: ("pair", PAIR_OK)}
+"""The trusted reference (and entry point) of each suite here; the split suites add theirs."""
+
+
 def _c(name: str, category: str, program: str, expected: set[Verdict] | Verdict, tests: TestSuite = TESTS) -> Case:
-    return make_case(name, category, program, expected, tests, entry_point="", language="js")
+    entry, reference = REFERENCES[tests.code]
+    return make_case(name, category, program, expected, tests, entry_point=entry, language="js", reference=reference)
 
 
 def _in_call(body: str) -> str:
@@ -203,3 +211,215 @@ CASES: tuple[Case, ...] = (
         "js",
     ),
 )
+
+# ---- judged outside: the forms a program may take, the reference's helpers, the wire ----------
+LOOSE_TESTS = TestSuite("native", "console.assert(add(2, 3) == 5)\nconsole.assert(add(10, 5) == 15)\n")
+NESTED_TESTS = TestSuite("native", "console.assert(add(add(1, 2), 3) === 6)\nconsole.assert(add(add(add(1, 1), 1), 1) === 4)\n")
+VIA_VARIABLE_TESTS = TestSuite(
+    "native", "const f = add\nconsole.assert([1, 2].map((x) => f(x, 1)).join() === '2,3')\nconsole.assert([3].map(add.bind(null, 1))[0] === 4)\n"
+)
+RANDOM_TESTS = TestSuite(
+    "native",
+    "const testAdd = () => {\n  for (let i = 0; i < 50; i++) {\n    const x = Math.floor(Math.random() * 100), y = Math.floor(Math.random() * 100)\n"
+    "    console.assert(add(x, y) === x + y)\n  }\n}\ntestAdd()\n",
+)
+POLY = (
+    "const poly = (xs, x) => xs.reduce((acc, c, i) => acc + c * Math.pow(x, i), 0)\n"
+    "const findZero = (xs) => {\n  let begin = -1.0, end = 1.0\n  while (poly(xs, begin) * poly(xs, end) > 0) { begin *= 2.0; end *= 2.0 }\n"
+    "  while (end - begin > 1e-10) {\n    const center = (begin + end) / 2.0\n"
+    "    if (poly(xs, center) * poly(xs, begin) > 0) begin = center\n    else end = center\n  }\n  return begin\n}\n"
+)
+POLY_TESTS = TestSuite(
+    "native",
+    "const testFindZero = () => {\n  for (let i = 0; i < 30; i++) {\n    const coeffs = []\n"
+    "    const n = 2 * (1 + Math.floor(Math.random() * 3))\n    for (let j = 0; j < n; j++) coeffs.push(Math.floor(Math.random() * 21) - 10 || 1)\n"
+    "    console.assert(Math.abs(poly(coeffs, findZero(coeffs))) < 1e-4)\n  }\n}\ntestFindZero()\n",
+)
+SORT = "const sortInPlace = (xs) => {\n  xs.sort((a, b) => a - b)\n}\n"
+SORT_TESTS = TestSuite(
+    "native",
+    "const xs = [3, 1, 2]\nsortInPlace(xs)\nconsole.assert(JSON.stringify(xs) === '[1,2,3]')\nsortInPlace(xs)\n"
+    "const ys = [10, -1, 10, 0]\nsortInPlace(ys)\nconsole.assert(ys.join() === '-1,0,10,10')\n",
+)
+AGE = "const parseAge = (s) => {\n  const n = Number(s)\n  if (!Number.isInteger(n) || n < 0) throw new RangeError('bad age: ' + s)\n  return n\n}\n"
+AGE_TESTS = TestSuite(
+    "native",
+    "const assert = require('assert')\nassert.strictEqual(parseAge('42'), 42)\nassert.throws(() => parseAge('x'), RangeError)\n"
+    "assert.throws(() => parseAge('-1'), /bad age: -1/)\n",
+)
+ASYNC = "const addLater = async (a, b) => a + b\n"
+ASYNC_TESTS = TestSuite(
+    "native",
+    "addLater(2, 3).then((v) => console.assert(v === 5))\n;(async () => {\n  console.assert(await addLater(1, 1) === 2)\n"
+    "  console.assert(await addLater(-4, 4) === 0)\n})()\n",
+)
+NEGATE = "const negate = (x) => -x\n"
+NEGATE_TESTS = TestSuite(
+    "native",
+    "console.assert(Object.is(negate(0), -0))\nconsole.assert(Number.isNaN(negate(NaN)))\nconsole.assert(negate(-Infinity) === Infinity)\n"
+    "console.assert(negate(5n) === -5n)\nconsole.assert(negate(2 ** 53) === -(2 ** 53))\n",
+)
+HISTOGRAM = "const histogram = (s) => {\n  const m = new Map()\n  for (const w of s.split(' ')) m.set(w, (m.get(w) || 0) + 1)\n  return m\n}\n"
+HISTOGRAM_TESTS = TestSuite(
+    "native",
+    "const h = histogram('a b a')\nconsole.assert(h instanceof Map && h.get('a') === 2)\n"
+    "console.assert(JSON.stringify([...histogram('x y y')]) === '[[\"x\",1],[\"y\",2]]')\n",
+)
+COUNTS = "const counts = (s) => {\n  const o = {}\n  for (const c of s) o[c] = (o[c] || 0) + 1\n  return o\n}\n"
+COUNTS_TESTS = TestSuite(
+    "native",
+    "console.assert(JSON.stringify(counts('abca')) === JSON.stringify({ a: 2, b: 1, c: 1 }))\nconsole.assert(JSON.stringify(counts('')) === '{}')\n",
+)
+SPLIT_REFERENCES = {
+    LOOSE_TESTS.code: ("add", OK),
+    NESTED_TESTS.code: ("add", OK),
+    VIA_VARIABLE_TESTS.code: ("add", OK),
+    RANDOM_TESTS.code: ("add", OK),
+    POLY_TESTS.code: ("findZero", POLY),
+    SORT_TESTS.code: ("sortInPlace", SORT),
+    AGE_TESTS.code: ("parseAge", AGE),
+    ASYNC_TESTS.code: ("addLater", ASYNC),
+    NEGATE_TESTS.code: ("negate", NEGATE),
+    HISTOGRAM_TESTS.code: ("histogram", HISTOGRAM),
+    COUNTS_TESTS.code: ("counts", COUNTS),
+}
+REFERENCES.update(SPLIT_REFERENCES)
+_FORGE = "const fs = require('fs')\n"
+
+
+def _forge_lines(line: str, then: str = "") -> str:
+    """A program that writes ``line`` for every recorded call to fd 3 at load, then runs ``then``."""
+    return _FORGE + f"for (let i = 0; i < 8; i++) fs.writeSync(3, '{line}\\n')\n{then}"
+
+
+_SPLIT_ATTACKS: tuple[Case, ...] = (
+    _c("js_split_forged_results_then_exit", "forged_output", _forge_lines('{"ok":[1,2]}', "process.exit(0)\n"), F, JSON_TESTS),
+    _c("js_split_forged_results_then_wrong", "forged_output", _forge_lines('{"ok":5}') + WRONG, F),
+    _c("js_split_forged_need_and_nonce", "forged_output", _forge_lines('{"need":0}') + "fs.writeSync(3, '0'.repeat(32) + '\\n')\n" + WRONG, F),
+    _c("js_split_exit_mid_calls", "exit", "let n = 0\nconst add = (a, b) => {\n  if (++n === 2) process.exit(0)\n  return a + b\n}\n", F),
+    _c(
+        "js_split_exit_handler_forges",
+        "exit",
+        _FORGE + "process.on('exit', () => fs.writeSync(3, '{\"ok\":15}\\n'))\n" + _in_call("if (a === -1) process.exit(0)"),
+        F,
+    ),
+    _c("js_split_close_fd3", "forged_output", _FORGE + "const add = (a, b) => { try { fs.closeSync(3) } catch (e) {} return a + b }\n", F),
+    _c("js_split_timer_writes_after_return", "forged_output", _FORGE + _in_call("setTimeout(() => fs.writeSync(3, '{\"ok\":5}\\n'), 0)"), F),
+    _c("js_split_promise_never_resolves", "exit", "const add = (a, b) => new Promise(() => {})\n", {F, T}),
+    _c("js_split_huge_result", "resources", "const add = (a, b) => 'x'.repeat(1 << 29)\n", {F, T}),
+    _c("js_split_deep_result", "decoder", "const add = (a, b) => { let v = []; for (let i = 0; i < 100000; i++) v = [v]; return v }\n", F),
+    _c("js_split_shared_result_blowup", "decoder", "const add = (a, b) => { let v = [1]; for (let i = 0; i < 40; i++) v = [v, v]; return v }\n", {F, T}),
+    _c("js_split_cyclic_result", "decoder", "const pair = (x) => { const v = [x]; v.push(v); return v }\n", F, JSON_TESTS),
+    _c(
+        "js_split_getter_throws",
+        "decoder",
+        "const pair = (x) => Object.defineProperty([x], 1, { get() { throw new Error('no') }, enumerable: true })\n",
+        F,
+        JSON_TESTS,
+    ),
+    _c("js_split_proxy_result", "decoder", "const pair = (x) => new Proxy([x, x + 1], { get: (t, k) => (k === 'length' ? 1 : t[k]) })\n", F, JSON_TESTS),
+    _c("js_split_tojson_result", "tamper", "const pair = (x) => ({ toJSON: () => [x, x + 1] })\n", F, JSON_TESTS),
+    _c("js_split_toprimitive_result", "tamper", "const add = (a, b) => ({ [Symbol.toPrimitive]: () => a + b })\n", F, LOOSE_TESTS),
+    _c(
+        "js_split_valueof_class_result",
+        "tamper",
+        "class Sum { constructor(v) { this.v = v } valueOf() { return this.v } }\nconst add = (a, b) => new Sum(a + b)\n",
+        F,
+        LOOSE_TESTS,
+    ),
+    _c(
+        "js_split_pollute_caller_intrinsics",
+        "tamper",
+        "Object.prototype.toJSON = function () { return [1, 2] }\nJSON.stringify = () => '[1,2]'\nArray.prototype.join = () => '[1,2]'\n" + PAIR_WRONG,
+        F,
+        JSON_TESTS,
+    ),
+    _c("js_split_shadow_reference_helper", "tamper", "const poly = (xs, x) => 0\nconst findZero = (xs) => 0\n", F, POLY_TESTS),
+    _c("js_split_wrong_after_a_round", "wrong", "const add = (a, b) => (a === 3 ? 100 : a + b)\n", F, NESTED_TESTS),
+    _c("js_split_wrong_async", "wrong", "const addLater = async (a, b) => a - b\n", F, ASYNC_TESTS),
+    _c("js_split_sync_for_async", "wrong", "const addLater = (a, b) => a + b\n", F, ASYNC_TESTS),
+    _c("js_split_sorted_copy_not_in_place", "wrong", "const sortInPlace = (xs) => [...xs].sort((a, b) => a - b)\n", F, SORT_TESTS),
+    _c("js_split_wrong_error_type", "wrong", AGE.replace("RangeError", "TypeError"), F, AGE_TESTS),
+    _c("js_split_positive_zero", "wrong", "const negate = (x) => typeof x === 'bigint' ? -x : 0 - x\n", F, NEGATE_TESTS),
+    _c("js_split_plain_object_for_map", "wrong", "const histogram = (s) => Object.fromEntries(s.split(' ').map((w) => [w, 1]))\n", F, HISTOGRAM_TESTS),
+    _c("js_split_wrong_on_random_inputs", "wrong", "const add = (a, b) => (a > 90 ? a : a + b)\n", F, RANDOM_TESTS),
+    _c("js_split_huge_holey_array", "decoder", "const pair = (x) => { const v = []; v[4294967294] = x; return v }\n", {F, T}, JSON_TESTS),
+    _c("js_split_esm_wrong", "wrong", "export function add(a, b) {\n  return a - b\n}\n", F),
+)
+
+_SPLIT_CONTROLS: tuple[Case, ...] = (
+    _c("js_control_esm_export_function", "control", "export function add(a, b) {\n  return a + b\n}\n", P),
+    _c("js_control_esm_export_default", "control", "export default function add(a, b) {\n  return a + b\n}\n", P),
+    _c("js_control_esm_export_const", "control", "export const add = (a, b) => a + b\n", P),
+    _c("js_control_esm_export_list", "control", "const add = (a, b) => a + b\nexport { add }\nexport default add\n", P),
+    _c("js_control_esm_import_fs", "control", "import fs from 'fs'\nimport { join } from 'node:path'\nconst add = (a, b) => (fs && join ? a + b : NaN)\n", P),
+    _c("js_control_esm_top_level_await", "control", "const zero = await Promise.resolve(0)\nexport const add = (a, b) => a + b + zero\n", P),
+    _c("js_control_commonjs_exports", "control", "const fs = require('fs')\nfunction add(a, b) { return a + b }\nmodule.exports = add\nexports.add = add\n", P),
+    _c("js_control_use_strict_var", "control", "'use strict'\nvar add = function (a, b) {\n  return a + b\n}\n", P),
+    _c(
+        "js_control_class_and_generator",
+        "control",
+        "class Adder {\n  static add(a, b) { return [...Adder.terms(a, b)].reduce((p, q) => p + q, 0) }\n"
+        "  static *terms(a, b) { yield a; yield b }\n}\nconst add = (a, b) => Adder.add(a, b)\n",
+        P,
+    ),
+    _c("js_control_debug_logging", "control", "function add(a, b) {\n  console.log('add', a, b)\n  console.error({ a, b })\n  return a + b\n}\n", P),
+    _c(
+        "js_control_own_helper_for_poly",
+        "control",
+        POLY.replace(
+            "const poly = (xs, x) => xs.reduce((acc, c, i) => acc + c * Math.pow(x, i), 0)",
+            "const horner = (xs, x) => xs.reduceRight((acc, c) => acc * x + c, 0)",
+        ).replace("poly(", "horner("),
+        P,
+        POLY_TESTS,
+    ),
+    _c(
+        "js_control_sort_in_place_loop",
+        "control",
+        "function sortInPlace(xs) {\n  for (let i = 0; i < xs.length; i++)\n    for (let j = 0; j + 1 < xs.length - i; j++)\n"
+        "      if (xs[j] > xs[j + 1]) [xs[j], xs[j + 1]] = [xs[j + 1], xs[j]]\n}\n",
+        P,
+        SORT_TESTS,
+    ),
+    _c(
+        "js_control_class_error",
+        "control",
+        "class Invalid extends RangeError {}\nfunction parseAge(s) {\n"
+        "  if (!/^\\d+$/.test(s)) throw new Invalid(`bad age: ${s}`)\n  return parseInt(s, 10)\n}\n",
+        P,
+        AGE_TESTS,
+    ),
+    _c(
+        "js_control_promise_with_timer",
+        "control",
+        "function addLater(a, b) {\n  return new Promise((resolve) => setTimeout(() => resolve(a + b), 1))\n}\n",
+        P,
+        ASYNC_TESTS,
+    ),
+    _c("js_control_negative_zero_and_bigint", "control", "const negate = (x) => (typeof x === 'bigint' ? -x : x * -1)\n", P, NEGATE_TESTS),
+    _c(
+        "js_control_map_subclass",
+        "control",
+        "class Counter extends Map {\n  bump(k) { this.set(k, (this.get(k) || 0) + 1); return this }\n}\n"
+        "const histogram = (s) => s.split(' ').reduce((m, w) => m.bump(w), new Counter())\n",
+        P,
+        HISTOGRAM_TESTS,
+    ),
+    _c(
+        "js_control_object_from_entries",
+        "control",
+        "const counts = (s) => {\n  const m = new Map()\n  for (const c of s) m.set(c, (m.get(c) ?? 0) + 1)\n  return Object.fromEntries(m)\n}\n",
+        P,
+        COUNTS_TESTS,
+    ),
+    _c("js_control_entry_via_variable", "control", "function add(a, b) { return a + b }\n", P, VIA_VARIABLE_TESTS),
+    _c("js_control_random_inputs", "control", "const add = (a, b) => [a, b].reduce((p, q) => p + q)\n", P, RANDOM_TESTS),
+    _c("js_control_nested_calls", "control", "const add = (...xs) => xs.reduce((p, q) => p + q, 0)\n", P, NESTED_TESTS),
+    _c("js_control_default_argument", "control", "const add = (a, b = 0) => a + b\n", P, LOOSE_TESTS),
+)
+
+SPLIT_CASES = _SPLIT_ATTACKS + _SPLIT_CONTROLS
+"""Cases of the judged-outside protocol only (the in-process runner runs programs as scripts, and
+the program's own helpers there are the tests')."""
+CASES = CASES + SPLIT_CASES
