@@ -444,7 +444,8 @@ CASES: tuple[Case, ...] = (
         F,
     ),
     _case("defines_main", "tamper", _solution(RIGHT_ADD, after="class Main { public static void main(String[] a) { } }\n"), E),
-    _case("package_execir", "tamper", "package execir;\n" + _solution(WRONG_ADD), E),
+    # judged outside, the program compiles alone (its class is then not the tests' Solution: FAIL)
+    _case("package_execir", "tamper", "package execir;\n" + _solution(WRONG_ADD), {F, E}),
     _case(
         "read_tests_source",
         "tamper",

@@ -76,7 +76,12 @@ MEAN_REF = "    public double mean(List<Double> xs) { double t = 0; for (double 
 MEAN = _main("double m = s.mean(Arrays.asList(1.0, 2.0, 4.5));\nif (!(Math.abs(m - 2.5) < 1e-9)) throw new AssertionError();")
 """Tests that reject NaN (``!(|x - want| < eps)``)."""
 
+LONGER_REF = "    public String longer(String a, String b) { return a.length() >= b.length() ? a : b; }\n"
+LONGER = _main('if (s.longer("ab", "c") != "ab" || s.longer("x", "yz") != "yz") throw new AssertionError();')
+"""Strings compared by identity with literals (as HumanEval-X Java/137 does): an argument returned."""
+
 REFERENCES = {
+    LONGER.code: ("longer", LONGER_REF),
     ADD.code: ("add", RIGHT_ADD),
     ASSERTS.code: ("add", RIGHT_ADD),
     EVENS.code: ("evens", EVENS_REF),
@@ -293,6 +298,7 @@ ATTACKS: tuple[Case, ...] = (
     _case("mutates_argument_not_result", "split", _solution("    public void sortInPlace(int[] a) { int[] c = a.clone(); Arrays.sort(c); }\n"), F, SORT),
     _case("mutates_argument_wrongly", "split", _solution("    public void sortInPlace(int[] a) { Arrays.sort(a); a[0] = 0; }\n"), F, SORT),
     _case("asserts_off_wrong_add", "split", _solution(WRONG_ADD), F, ASSERTS),
+    _case("overload_right_only_for_wider_types", "split", _solution(WRONG_ADD + "    public long add(long a, long b) { return a + b; }\n"), F),
 )
 """Attacks on the judged-outside protocol (never PASS)."""
 
@@ -411,6 +417,15 @@ CONTROLS: tuple[Case, ...] = (
         P,
     ),
     _case("control_asserts_right_add", "control", _solution(RIGHT_ADD), P, ASSERTS),
+    _case(
+        "control_returns_argument_string",
+        "control",
+        _solution("    public String longer(String a, String b) { return b.length() > a.length() ? b : a; }\n"),
+        P,
+        LONGER,
+    ),
+    _case("control_overloaded_entry", "control", _solution(RIGHT_ADD + "    public long add(long a, long b) { return a - b; }\n"), P),
+    _case("control_varargs_entry", "control", _solution("    public int add(int... xs) { return IntStream.of(xs).sum(); }\n"), P),
     _case(
         "control_own_exception_subclass",
         "control",

@@ -270,7 +270,7 @@ class JavaRuntime(Runtime):
         files = {java_split.REFERENCE_FILE: program, **java_split.stubs("class Main { }\n"), CALLS_FILE: calls}
         compile_ = self._compile(toolchain, java_split.REFERENCE_FILE, java_split.TESTS_FILE)
         files.update(trusted_classes(toolchain.paths["javac"]))
-        java = (toolchain.paths["java"], *run_flags(Limits.memory_mb), "-cp", ".", "execir.Caller", owner, name)
+        java = (toolchain.paths["java"], *run_flags(Limits.memory_mb), "-cp", ".", "execir.Caller", owner, name, "Main")
         return Plan(files, java, compile_, dict(ENV))
 
     def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:

@@ -7,7 +7,7 @@ arguments to ``execir.Split.call`` (harness ``java_Split.java``), and the task's
 but for the default imports. Every other member of the reference (helpers such as ``poly`` or
 ``encodeCyclic`` that the tests call) stays the reference's. The candidate's run compiles the
 program beside stubs of the tests' top-level classes (so a program declaring ``class Main`` is a
-duplicate class, ERROR, as in the tests' own build) and runs ``execir.Caller``.
+duplicate class, ERROR, as in the tests' own build; see :data:`STUB`) and runs ``execir.Caller``.
 
 Only an entry method declared once, directly in a top-level class of the reference, with a body,
 is wrapped; anything else (overloads, a nested class, an annotation the copy breaks) leaves the
@@ -141,9 +141,16 @@ def wrap(reference: str, name: str) -> Wrapped | None:
     return Wrapped(source, owner, name)
 
 
+STUB = "class {name} {{ public static void main(String[] args) {{ execir.Caller.enteredTests(); }} }}\n"
+"""A stand-in for one of the tests' top-level types in the candidate's run: a program declaring a
+class of that name is a duplicate class (ERROR, as in the tests' own build), and one that runs the
+tests' ``main`` (to search for the answers it accepts) ends the run (FAIL), as the in-process
+guard does. The caller loads it, then deletes its files, before any class of the program loads."""
+
+
 def stubs(tests: str) -> dict[str, str]:
-    """Empty classes named as the tests' top-level types, compiled beside the candidate's program."""
-    return {TESTS_FILE: "".join(f"class {name} {{ }}\n" for name in declared_classes(tests))}
+    """The :data:`STUB` of each of the tests' top-level types, compiled beside the candidate's program."""
+    return {TESTS_FILE: "".join(STUB.format(name=name) for name in declared_classes(tests))}
 
 
 @functools.lru_cache(maxsize=512)

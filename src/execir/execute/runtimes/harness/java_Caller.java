@@ -1,6 +1,8 @@
 package execir;
 
+import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
+import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -12,21 +14,41 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-/** The candidate's run of a split job (arguments: the entry point's class and name): each line of
+/** The candidate's run of a split job (arguments: the entry point's class and name, then the stand-ins
+ *  of the tests' classes, loaded and their files deleted first): each line of
  *  the calls file is decoded into the parameter types of the program's own method of that name and
- *  arity, the method is called on this thread (one instance for every call, as the tests make one),
+ *  arity (of several overloads, the one taking most arguments at their exact types), the method is called on this thread (one instance for every call, as the tests make one),
  *  and one line per call goes to fd 3: {@code {"ok": VALUE}} (with {@code "after"} when an argument
  *  changed in place), {@code {"raised": "NearestJdkThrowable"}}, or {@code {"bad": "why"}} (the
  *  arguments or the value have no wire form). Nothing here is trusted by the judge. */
 public final class Caller {
+    private static final String STUBS_SOURCE = "Main.java";
+
     private Caller() {}
+
+    /** The body of the stand-ins of the tests' classes (arguments after the entry point's): the
+     *  program ran the tests' {@code main} itself, which only a search for their answers does. */
+    public static void enteredTests() {
+        try {
+            System.err.println("execir: the program ran the tests' main: FAIL");
+            System.err.flush();
+        } finally {
+            Runtime.getRuntime().halt(1);
+        }
+    }
 
     public static void main(String[] args) {
         int status = 1;
         try {
             List<String> calls = Files.readAllLines(Paths.get("@CALLS_FILE@"), StandardCharsets.UTF_8);
             Channel channel = Channel.open();
-            Class<?> entry = Class.forName(args[0], false, Caller.class.getClassLoader());
+            ClassLoader loader = Caller.class.getClassLoader();
+            for (int i = 2; i < args.length; i++) {
+                Class.forName(args[i], false, loader);
+                Files.deleteIfExists(Paths.get(args[i] + ".class"));
+            }
+            Files.deleteIfExists(Paths.get(STUBS_SOURCE));
+            Class<?> entry = Class.forName(args[0], false, loader);
             List<Method> named = new ArrayList<>();
             for (Method m : entry.getDeclaredMethods()) {
                 if (m.getName().equals(args[1]) && !m.isSynthetic() && !m.isBridge()) named.add(m);
@@ -60,22 +82,33 @@ public final class Caller {
         List<?> wire = (List<?>) parsed;
         Method method = null;
         Object[] values = null;
+        int best = -1;
+        boolean packed = false;
         for (Method m : named) {
-            if (m.getParameterCount() != wire.size()) continue;
-            try {
-                Type[] types = m.getGenericParameterTypes();
-                Object[] decoded = new Object[types.length];
-                for (int i = 0; i < types.length; i++) decoded[i] = Wire.decode(wire.get(i), types[i], 0);
-                method = m;
-                values = decoded;
-                break;
-            } catch (Wire.Mismatch | IllegalArgumentException | ClassCastException e) {
-                // the next overload
+            for (boolean pack : new boolean[] {false, true}) {
+                if (pack ? !m.isVarArgs() || wire.size() < m.getParameterCount() - 1 : m.getParameterCount() != wire.size()) continue;
+                try {
+                    Object[] decoded = pack ? packed(m, wire) : new Object[wire.size()];
+                    int exact = 0;
+                    for (int i = 0; !pack && i < decoded.length; i++) {
+                        decoded[i] = Wire.decode(wire.get(i), m.getGenericParameterTypes()[i], 0);
+                        Object natural = Wire.decode(wire.get(i), Object.class, 0);
+                        if (natural != null && box(m.getParameterTypes()[i]) == natural.getClass()) exact++;
+                    }
+                    if (exact > best) {
+                        method = m;
+                        values = decoded;
+                        best = exact;
+                        packed = pack;
+                    }
+                } catch (Wire.Mismatch | IllegalArgumentException | ClassCastException e) {
+                    // the next overload
+                }
             }
         }
         if (method == null) return bad("no method " + entry.getName() + "." + (named.isEmpty() ? "?" : named.get(0).getName()) + " takes these arguments");
-        String[] before = new String[values.length];
-        for (int i = 0; i < values.length; i++) before[i] = Wire.encode(values[i]);
+        String[] before = new String[packed ? 0 : values.length];
+        for (int i = 0; i < before.length; i++) before[i] = Wire.encode(values[i]);
         Object result;
         try {
             method.setAccessible(true);
@@ -97,7 +130,7 @@ public final class Caller {
             // the value is the program's: its iterators, equals or toString may throw anything
             out.append(method.getReturnType() == void.class ? "null" : Wire.encode(result));
             List<String> changed = new ArrayList<>();
-            for (int i = 0; i < values.length; i++) {
+            for (int i = 0; i < before.length; i++) {
                 String now = Wire.encode(values[i]);
                 if (!now.equals(before[i])) changed.add("[" + i + "," + now + "]");
             }
@@ -106,6 +139,35 @@ public final class Caller {
             return bad(e.getClass().getName());
         }
         return out.append('}').toString();
+    }
+
+    /** The arguments of a varargs method called with its trailing arguments spread out (the tests
+     *  call {@code s.f(1, 2, 3)} of a program declaring {@code f(int... xs)}). */
+    private static Object[] packed(Method m, List<?> wire) {
+        int fixed = m.getParameterCount() - 1;
+        Type[] types = m.getGenericParameterTypes();
+        Object[] decoded = new Object[fixed + 1];
+        for (int i = 0; i < fixed; i++) decoded[i] = Wire.decode(wire.get(i), types[i], 0);
+        Type last = types[fixed];
+        Type component = last instanceof GenericArrayType ? ((GenericArrayType) last).getGenericComponentType() : m.getParameterTypes()[fixed].getComponentType();
+        Object rest = Array.newInstance(m.getParameterTypes()[fixed].getComponentType(), wire.size() - fixed);
+        for (int i = fixed; i < wire.size(); i++) Array.set(rest, i - fixed, Wire.decode(wire.get(i), component, 0));
+        decoded[fixed] = rest;
+        return decoded;
+    }
+
+    /** The class a primitive parameter's values have on the wire (overloads taking exactly the
+     *  arguments' types are preferred, as javac's first phase prefers them). */
+    private static Class<?> box(Class<?> c) {
+        if (!c.isPrimitive()) return c;
+        if (c == int.class) return Integer.class;
+        if (c == long.class) return Long.class;
+        if (c == double.class) return Double.class;
+        if (c == boolean.class) return Boolean.class;
+        if (c == char.class) return Character.class;
+        if (c == float.class) return Float.class;
+        if (c == short.class) return Short.class;
+        return Byte.class;
     }
 
     /** The nearest JDK class of what the call threw. */
