@@ -31,7 +31,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[dense,rerank,report,test,interop]'
+	$(BIN)/pip install -q -e '.[dense,rerank,report,test,interop,ray]'
 	touch $(STAMP)
 
 setup: system-deps $(STAMP)
