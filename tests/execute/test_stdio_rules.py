@@ -128,3 +128,29 @@ def test_stdio_compare_changes_the_cache_key_only_when_not_exact() -> None:
     plain = TestSuite(kind="stdio", stdio_cases=cases)
     assert tests_hash(plain) == tests_hash(TestSuite(kind="stdio", stdio_cases=cases, stdio_compare="exact"))
     assert tests_hash(plain) != tests_hash(TestSuite(kind="stdio", stdio_cases=cases, stdio_compare="tokens"))
+
+
+def test_stdout_cap_follows_the_expected_output() -> None:
+    from execir.execute.limits import STDOUT_MULTIPLE
+
+    assert LIMITS.for_expected_output("7\n") is LIMITS  # small outputs keep the floor
+    big = "x" * 2_000_000
+    assert LIMITS.for_expected_output(big).output_kb == -(-STDOUT_MULTIPLE * 2_000_000 // 1024)
+    assert LIMITS.for_expected_output(big).cpu_seconds == LIMITS.cpu_seconds
+
+
+def test_large_correct_output_is_over_the_floor_cap(oracle):
+    """Without the expected output's cap the large control is cut off (what the cap fixes)."""
+    from execir.execute import Limits
+    from execir.execute.adversarial_stdio import LARGE, LARGE_OUTPUT
+
+    (case,) = LARGE.stdio_cases
+    assert len(case.output.encode()) > LIMITS.output_kb << 10
+    slot = oracle._free.get()  # hold a slot while driving it directly
+    try:
+        raw = slot.run_main(Job(LARGE_OUTPUT[0].program, LARGE, "", Limits(5.0, 30.0)), case.input)
+    finally:
+        oracle._free.put(slot)
+    assert raw.capped, (raw.timeout, raw.exit_code, len(raw.stdout))
+    control = tuple(c for c in LARGE_OUTPUT if c.language == "python")
+    assert all(o.ok for o in run_cases(oracle, control))

@@ -9,7 +9,7 @@ status. Every correct idiom below must PASS; every wrong or hanging program must
 from __future__ import annotations
 
 from execir.execute.adversarial import STDIO, Case, make_case
-from execir.types import Verdict
+from execir.types import StdioCase, TestSuite, Verdict
 
 F, T, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.PASS
 _READ = "a, b = map(int, input().split())\n"
@@ -17,6 +17,14 @@ _READ = "a, b = map(int, input().split())\n"
 
 def _stdio(name: str, program: str, expected: set[Verdict] | Verdict, category: str = "control") -> Case:
     return make_case(name, category, program, expected, STDIO)
+
+
+LARGE_COUNT = 200_000
+LARGE: TestSuite = TestSuite("stdio", stdio_cases=(StdioCase(f"{LARGE_COUNT}\n", "".join(f"{i}\n" for i in range(1, LARGE_COUNT + 1))),))
+"""Print 1..n, one a line: the right output is 1.29 MB, over the default 1 MiB stdout cap (the cap
+of a case is a multiple of its expected output's size, see :meth:`Limits.for_expected_output`)."""
+_COUNT_PY = "import sys\nn = int(input())\nsys.stdout.write(''.join(f'{i}\\n' for i in range(1, n + 1)))\n"
+_COUNT_CPP = '#include <cstdio>\nint main() {\n    int n;\n    if (scanf("%d", &n) != 1) return 1;\n    for (int i = 1; i <= n; ++i) printf("%d\\n", i);\n}\n'
 
 
 _FASTIO = (
@@ -213,9 +221,25 @@ WRONG: tuple[Case, ...] = (
     _stdio("stdio_unflushed_os_exit", _READ + "print(a + b)\nimport os\nos._exit(0)\n", F, "stdio"),
     _stdio("stdio_atexit_os_exit_0_after_error", "import atexit, os\natexit.register(os._exit, 0)\n" + _READ + "print(a - b)\n", F, "stdio"),
     _stdio("stdio_stdout_flood_to_cap", "import sys\n" + _READ + "print(a + b)\nsys.stdout.write('x' * (4 << 20))\n", F, "stdio"),
+    make_case("stdio_large_right_then_flood", "stdio", _COUNT_PY + "sys.stdout.write('x' * (16 << 20))\n", F, LARGE),
+    make_case(
+        "stdio_large_right_then_flood_cpp",
+        "stdio",
+        _COUNT_CPP.replace("}\n", "    for (long i = 0; i < (16L << 20); ++i) putchar('x');\n}\n"),
+        F,
+        LARGE,
+        language="cpp",
+    ),
 )
 """Wrong or never-ending programs (some print the right answer first): none may PASS."""
 
-STDIO_CASES: tuple[Case, ...] = IDIOMS + WRONG
+LARGE_OUTPUT: tuple[Case, ...] = (
+    make_case("control_large_correct_output", "control", _COUNT_PY, P, LARGE),
+    make_case("control_large_correct_output_print_loop", "control", "n = int(input())\nfor i in range(1, n + 1):\n    print(i)\n", P, LARGE),
+    make_case("control_large_correct_output_cpp", "control", _COUNT_CPP, P, LARGE, language="cpp"),
+)
+"""Correct programs whose output is larger than the default stdout cap: each must PASS."""
+
+STDIO_CASES: tuple[Case, ...] = IDIOMS + WRONG + LARGE_OUTPUT
 SLOW_STDIO = frozenset({"stdio_right_then_sleep_forever", "stdio_right_then_busy_thread", "stdio_right_then_child_sleeps"})
 """Cases that end only at a budget (seconds each)."""

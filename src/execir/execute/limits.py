@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 DEFAULT_FACTOR = 5.0
 """CPU budget = max(floor, factor x canonical CPU seconds)."""
@@ -12,6 +12,9 @@ WALL_MULTIPLIER = 4.0
 """The wall-clock backstop is this many times the CPU budget (never below ``WALL_FLOOR``)."""
 WALL_FLOOR = 2.0
 NOFILE = 256
+STDOUT_MULTIPLE = 4
+"""A stdio case's stdout cap is this many times its expected output's size, never below the
+limits' ``output_kb`` (the floor): a correct large output fits, an unbounded writer is still cut off."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,12 @@ class Limits:
         """Generous limits for a canonical whose runtime is not yet known."""
         return cls(cpu_seconds=10.0, wall_seconds=30.0)
 
+    def for_expected_output(self, expected: str) -> Limits:
+        """These limits with the stdout cap of a stdio case whose expected output is ``expected``:
+        :data:`STDOUT_MULTIPLE` times its UTF-8 size, or ``output_kb`` when that is larger."""
+        needed = math.ceil(STDOUT_MULTIPLE * len(expected.encode("utf-8", "surrogatepass")) / 1024)
+        return self if needed <= self.output_kb else replace(self, output_kb=needed)
+
     def key(self) -> str:
         """Stable text used in cache keys."""
         return ",".join(f"{k}={v}" for k, v in sorted(asdict(self).items()))
@@ -70,4 +79,10 @@ class Limits:
 
 def policy() -> dict[str, float]:
     """The limits policy, for reliability reports."""
-    return {"factor": DEFAULT_FACTOR, "floor_seconds": DEFAULT_FLOOR, "wall_multiplier": WALL_MULTIPLIER, "wall_floor_seconds": WALL_FLOOR}
+    return {
+        "factor": DEFAULT_FACTOR,
+        "floor_seconds": DEFAULT_FLOOR,
+        "wall_multiplier": WALL_MULTIPLIER,
+        "wall_floor_seconds": WALL_FLOOR,
+        "stdout_cap": f"max(output_kb, {STDOUT_MULTIPLE} x the expected output) per stdio case",
+    }
