@@ -80,7 +80,16 @@ LONGER_REF = "    public String longer(String a, String b) { return a.length() >
 LONGER = _main('if (s.longer("ab", "c") != "ab" || s.longer("x", "yz") != "yz") throw new AssertionError();')
 """Strings compared by identity with literals (as HumanEval-X Java/137 does): an argument returned."""
 
+INDIRECT = _main(
+    "java.util.function.BinaryOperator<Integer> f = s::add;\n"
+    "List<Integer> sums = Stream.of(1, 2, 3).map(x -> f.apply(x, x)).collect(Collectors.toList());\n"
+    "Runnable check = () -> { if (!sums.equals(List.of(2, 4, 6))) throw new AssertionError(); };\n"
+    "check.run();\nif (IntStream.range(0, 5).map(i -> s.add(i, 1)).sum() != 15) throw new AssertionError();"
+)
+"""The entry point called through a method reference, a lambda and a stream."""
+
 REFERENCES = {
+    INDIRECT.code: ("add", RIGHT_ADD),
     LONGER.code: ("longer", LONGER_REF),
     ADD.code: ("add", RIGHT_ADD),
     ASSERTS.code: ("add", RIGHT_ADD),
@@ -298,6 +307,7 @@ ATTACKS: tuple[Case, ...] = (
     _case("mutates_argument_not_result", "split", _solution("    public void sortInPlace(int[] a) { int[] c = a.clone(); Arrays.sort(c); }\n"), F, SORT),
     _case("mutates_argument_wrongly", "split", _solution("    public void sortInPlace(int[] a) { Arrays.sort(a); a[0] = 0; }\n"), F, SORT),
     _case("asserts_off_wrong_add", "split", _solution(WRONG_ADD), F, ASSERTS),
+    _case("called_through_method_reference_wrong", "split", _solution(WRONG_ADD), F, INDIRECT),
     _case("overload_right_only_for_wider_types", "split", _solution(WRONG_ADD + "    public long add(long a, long b) { return a + b; }\n"), F),
 )
 """Attacks on the judged-outside protocol (never PASS)."""
@@ -424,6 +434,7 @@ CONTROLS: tuple[Case, ...] = (
         P,
         LONGER,
     ),
+    _case("control_called_through_method_reference", "control", _solution(RIGHT_ADD), P, INDIRECT),
     _case("control_overloaded_entry", "control", _solution(RIGHT_ADD + "    public long add(long a, long b) { return a - b; }\n"), P),
     _case("control_varargs_entry", "control", _solution("    public int add(int... xs) { return IntStream.of(xs).sum(); }\n"), P),
     _case(
