@@ -118,7 +118,7 @@ ATTACKS: tuple[Case, ...] = (
         _add(("os",), 'func init() { os.WriteFile("execir_calls.jsonl", []byte("[5,0]\\n[0,0]\\n[15,0]\\n"), 0o644) }\n'),
         F,
     ),
-    _case("go_split_delete_calls_file", "tamper", _add(("os",), 'func init() { os.Remove("execir_calls.jsonl") }\n', result="a + b"), F),
+    _case("go_split_delete_calls_file", "tamper", _add(("os",), 'func init() { os.Remove("execir_calls.jsonl") }\n'), F),
     # endings inside a call
     _case(
         "go_split_exit_after_first_call",
