@@ -9,6 +9,7 @@ import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
 from execir.execute.adversarial_cpp import ADD_TESTS
+from execir.execute.adversarial_cpp_split import NDEBUG_TESTS
 from execir.execute.runtimes import cpp
 from execir.tasks.multilingual import humanevalx_cpp, shared_data
 from execir.types import StdioCase, TestSuite, Verdict
@@ -71,6 +72,19 @@ def test_tests_returning_nonzero_fail(oracle):
     assert "exit status 7" in result.detail
 
 
+def test_tests_defining_ndebug_still_check_in_process(oracle):
+    """Tests that switch their own asserts off are switched on again (no reference: in-process)."""
+    assert _run(oracle, "int add(int a, int b){ return a - b; }\n", NDEBUG_TESTS).verdict is Verdict.FAIL
+    assert _run(oracle, ADD_OK, NDEBUG_TESTS).verdict is Verdict.PASS
+
+
+def test_judged_outside_with_a_reference(oracle):
+    jobs = [Job(p, ADD_TESTS, "add", LIMITS, language="cpp", reference=ADD_OK) for p in (ADD_OK, "int add(int a, int b){ return a - b; }\n")]
+    good, bad = oracle.run(jobs)
+    assert (good.verdict, good.protocol) == (Verdict.PASS, "judged-outside"), good
+    assert (bad.verdict, bad.protocol) == (Verdict.FAIL, "judged-outside"), bad
+
+
 def test_stdio(oracle):
     program = "#include <bits/stdc++.h>\nusing namespace std;\nint main(){ long a, b; cin >> a >> b; cout << a + b << endl; }\n"
     cases = (StdioCase("3 4\n", "7\n"), StdioCase("10 20\n", "30\n"))
@@ -112,9 +126,12 @@ def test_header_from_prompt():
 
 
 def _ground_truth(tasks):
-    jobs = [Job(t.program, TestSuite("native", t.tests), "", Limits(5.0, 20.0), language="cpp") for t in tasks for _ in range(3)]
+    """Canonicals PASS three times and buggy solutions FAIL, judged outside (the canonical is the
+    reference) for at least 95% of the tasks."""
+    native = {t.task_id: TestSuite("native", t.tests) for t in tasks}
+    jobs = [Job(t.program, native[t.task_id], t.entry_point, Limits(5.0, 20.0), language="cpp", reference=t.program) for t in tasks for _ in range(3)]
     buggy = [t for t in tasks if t.buggy is not None]
-    jobs += [Job(t.buggy, TestSuite("native", t.tests), "", Limits(2.0, 8.0), language="cpp") for t in buggy]
+    jobs += [Job(t.buggy, native[t.task_id], t.entry_point, Limits(2.0, 8.0), language="cpp", reference=t.program) for t in buggy]
     with Oracle(OracleConfig(workers=2, progress=False)) as running:
         results = running.run(jobs)
     canon, bug = results[: 3 * len(tasks)], results[3 * len(tasks) :]
@@ -122,6 +139,8 @@ def _ground_truth(tasks):
     passed_buggy = [t.task_id for t, r in zip(buggy, bug) if r.verdict is Verdict.PASS]
     assert failed == []
     assert set(passed_buggy) <= UPSTREAM_BUGGY_PASSES
+    outside = [r.protocol == "judged-outside" for r in canon[::3]]
+    assert sum(outside) >= 0.95 * len(outside), [t.task_id for t, ok in zip(tasks, outside) if not ok]
 
 
 def _tasks():

@@ -74,7 +74,12 @@ NDEBUG_TESTS = TestSuite(
 )
 """Tests that switch their own asserts off: trusted code must switch them on again."""
 POINTER_TESTS = _suite("int add(int a, int b);\n", "    int (*f)(int, int) = add;\n    assert (f(2, 3) == 5);\n    assert (f(10, 5) == 15);\n")
-"""The entry point's address taken: these tests cannot be split and stay in-process."""
+"""The entry point's address taken (the judge's entry point is a function of the reference's type)."""
+STRUCT_TESTS = _suite(
+    "#include<stdlib.h>\nstruct Point { int x, y; };\nint manhattan(Point p);\n",
+    "    assert (manhattan({1, -2}) == 3);\n    assert (manhattan({0, 0}) == 0);\n",
+)
+"""A parameter of the task's own type: the wire cannot carry it, so these tests stay in-process."""
 LAMBDA_TESTS = _suite(
     "#include<functional>\nint add(int a, int b);\n",
     "    auto inc = [](int a) { return add(a, 1); };\n    std::function<int(int, int)> g = add;\n    assert (inc(4) == 5);\n    assert (g(10, 5) == 15);\n",
@@ -111,6 +116,7 @@ REFERENCES: dict[str, tuple[str, str]] = {
     ),
     NEXT_TESTS.code: ("next_of", "int next_of(int x){\n    return x + 1;\n}\n"),
     RAND_TESTS.code: ("twice", "int twice(int x){\n    return 2 * x;\n}\n"),
+    STRUCT_TESTS.code: ("manhattan", "#include<stdlib.h>\nstruct Point { int x, y; };\nint manhattan(Point p){\n    return abs(p.x) + abs(p.y);\n}\n"),
     THROW_TESTS.code: (
         "checked",
         '#include<stdexcept>\nint checked(int x){\n    if (x < 0) throw std::invalid_argument("negative");\n    return 2 * x;\n}\n',
@@ -344,7 +350,14 @@ CONTROLS: tuple[Case, ...] = (
         P,
         BYTES_TESTS,
     ),
-    case("cpp_split_control_pointer_tests_in_process", "control", ADD, P, POINTER_TESTS),
+    case("cpp_split_control_pointer_tests", "control", ADD, P, POINTER_TESTS),
+    case(
+        "cpp_split_control_struct_parameter_in_process",
+        "control",
+        "#include<cstdlib>\nstruct Point { int x, y; };\nint manhattan(Point p){\n    return std::abs(p.x) + std::abs(p.y);\n}\n",
+        P,
+        STRUCT_TESTS,
+    ),
     case("cpp_split_control_lambda_tests", "control", ADD, P, LAMBDA_TESTS),
     case(
         "cpp_split_control_heavy_stdout",

@@ -114,6 +114,107 @@ def defined_functions(code: str) -> list[str]:
     return names
 
 
+def blank_comments(code: str) -> str:
+    """``code`` with every comment's characters but newlines made spaces (indexes kept)."""
+    out = list(code)
+    i, n = 0, len(code)
+    while i < n:
+        if code.startswith("//", i) or code.startswith("/*", i):
+            j = code.find("\n", i) if code[i + 1] == "/" else code.find("*/", i + 2) + 2
+            j = n if j < (2 if code[i + 1] == "*" else 0) else j
+            for k in range(i, j):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = j
+        elif code[i] in "\"'":
+            i = _literal_end(code, i)
+        else:
+            i += 1
+    return "".join(out)
+
+
+_UNNAMED = frozenset("int float double char bool long short unsigned signed string auto void const".split())
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A function definition's header (everything before its body) and its parameters' names."""
+
+    header: str
+    params: tuple[str, ...]
+
+
+def definition(code: str, name: str) -> Definition | None:
+    """The last file-scope definition of ``name`` in ``code``, or None (no definition, or a
+    parameter without a name)."""
+    plain = blank_comments(code)
+    found: Definition | None = None
+    for token in tokens(code):
+        if token.name != name or not is_declaration(token):
+            continue
+        open_at = code.index("(", token.end)
+        close = _matching_paren(code, open_at)
+        body = _body_start(plain, close + 1)
+        if body < 0:
+            continue
+        start = _statement_start(plain, token.start)
+        params = _param_names(plain[open_at + 1 : close])
+        found = None if params is None else Definition(plain[start:body].strip(), params)
+    return found
+
+
+def _body_start(plain: str, i: int) -> int:
+    """Where the body's ``{`` is after a parameter list ending before ``i`` (-1: a declaration)."""
+    for j in range(i, len(plain)):
+        if plain[j] == "{":
+            return j
+        if plain[j] in ";=":
+            return -1
+    return -1
+
+
+def _statement_start(plain: str, i: int) -> int:
+    """Start of the file-scope statement holding position ``i``."""
+    j = i
+    while j > 0:
+        ch = plain[j - 1]
+        if ch in ";}{":
+            return j
+        if ch == "\n":
+            line_end = j - 1
+            line_start = plain.rfind("\n", 0, line_end) + 1
+            if plain[line_start:line_end].lstrip().startswith("#"):
+                return j
+        j -= 1
+    return 0
+
+
+def _param_names(params: str) -> tuple[str, ...] | None:
+    parts: list[str] = []
+    depth, current = 0, ""
+    for ch in params:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    parts.append(current)
+    if len(parts) == 1 and parts[0].strip() in ("", "void"):
+        return ()
+    names: list[str] = []
+    for part in parts:
+        declarator = part.split("=", 1)[0].split("[", 1)[0].strip()
+        found = re.search(r"([A-Za-z_][A-Za-z_0-9]*)\s*$", declarator)
+        if found is None or found.group(1) in _UNNAMED or declarator.endswith((">", "*", "&")):
+            return None
+        names.append(found.group(1))
+    return tuple(names)
+
+
 def _matching_paren(code: str, i: int) -> int:
     depth = 0
     for j in range(i, len(code)):

@@ -97,16 +97,22 @@ def judge(toolchain: Toolchain, reference: str, tests: str, hint: str) -> Judge 
         return built
 
 
-def judge_source(reference: str, tests: str, entry: str) -> str:
-    """The trusted translation unit (see the module docstring)."""
+def judge_source(reference: str, tests: str, entry: str) -> str | None:
+    """The trusted translation unit (see the module docstring), or None when the reference's
+    definition of ``entry`` cannot be copied (a parameter without a name)."""
+    found = cpp_source.definition(reference, entry)
+    if found is None:
+        return None
     renamed = REFERENCE_PREFIX + entry
+    replayer = f"execir_entry_{entry}"
     return (
         '#include "execir_wire.h"\n#include "execir_replay.h"\n#line 1 "reference.cpp"\n'
         + cpp_source.trusted(reference, {entry: renamed})
-        + f'\n#line 1 "execir_entry"\nstatic const execir_replay::Entry<decltype({renamed})> {entry}(&{renamed});\n'
+        + f'\n#line 1 "execir_entry"\nstatic const execir_replay::Entry<decltype({renamed})> {replayer}(&{renamed});\n'
         + f"template void execir_replay::signature<decltype({renamed})>();\n"
+        + f"{found.header} {{ return {replayer}({', '.join(found.params)}); }}\n"
         + '#undef NDEBUG\n#include <assert.h>\n#line 1 "tests.cpp"\n'
-        + cpp_source.rename(cpp_source.trusted(tests), {entry: renamed}, only=cpp_source.is_declaration)
+        + cpp_source.trusted(tests)
         + "\n"
     )
 
@@ -126,8 +132,10 @@ def _build(toolchain: Toolchain, reference: str, tests: str, hint: str) -> Judge
     paths = toolchain.paths
     with tempfile.TemporaryDirectory(prefix="execir-cppjudge-") as work:
         os.mkdir(os.path.join(work, "inc"))
-        files = {f"inc/{PRELUDE_NAME}": PRELUDE, "execir_wire.h": WIRE, "execir_replay.h": REPLAY, "judge.cpp": judge_source(reference, tests, entry)}
-        files["judge_main.cpp"] = JUDGE_MAIN
+        source = judge_source(reference, tests, entry)
+        if source is None:
+            return None
+        files = {f"inc/{PRELUDE_NAME}": PRELUDE, "execir_wire.h": WIRE, "execir_replay.h": REPLAY, "judge.cpp": source, "judge_main.cpp": JUDGE_MAIN}
         for name, text in files.items():
             with open(os.path.join(work, name), "w", encoding="utf-8", errors="surrogateescape") as handle:
                 handle.write(text)

@@ -16,7 +16,6 @@
 #include <string>
 #include <tuple>
 #include <vector>
-#include <unistd.h>
 #include "execir_wire.h"
 
 namespace execir_replay {

@@ -489,13 +489,16 @@ inline void write_all(int fd, const std::string &text);
 
 }  // namespace execir_wire
 
-#include <unistd.h>
+// write(2) and _exit(2) declared here, not by <unistd.h>: it also declares variables (optopt,
+// opterr, environ) that a program may define as its own globals, and this header follows it.
+extern "C" long write(int, const void *, __SIZE_TYPE__);
+extern "C" void _exit(int);
 
 inline void execir_wire::write_all(int fd, const std::string &text) {
     const char *p = text.data();
     size_t left = text.size();
     while (left > 0) {
-        ssize_t n = ::write(fd, p, left);
+        long n = ::write(fd, p, left);
         if (n <= 0) return;
         p += n;
         left -= (size_t)n;
