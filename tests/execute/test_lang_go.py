@@ -82,13 +82,18 @@ the reference way too)."""
 
 
 def _ground_truth(tasks) -> None:
+    """Canonicals 3x PASS, buggy never PASS, judged outside the candidate's process (the task's
+    canonical as the reference) for at least 95% of the jobs."""
     jobs = []
     for task in tasks:
-        jobs += [go(task.program + f"\n// repeat {i}\n", TestSuite("native", task.tests), Limits(5.0, 30.0)) for i in range(3)]
+        suite = TestSuite("native", task.tests)
+        jobs += [Job(task.program + f"\n// repeat {i}\n", suite, task.entry_point, Limits(5.0, 30.0), reference=task.program, language="go") for i in range(3)]
         if task.buggy is not None:
-            jobs.append(go(task.buggy, TestSuite("native", task.tests), Limits(5.0, 30.0)))
+            jobs.append(Job(task.buggy, suite, task.entry_point, Limits(5.0, 30.0), reference=task.program, language="go"))
     with Oracle(OracleConfig(workers=2, progress=False)) as oracle:
-        results = iter(oracle.run(jobs))
+        done = oracle.run(jobs)
+    assert sum(r.protocol == "judged-outside" for r in done) >= 0.95 * len(done)
+    results = iter(done)
     for task in tasks:
         canonical = [next(results) for _ in range(3)]
         assert task.task_id in UPSTREAM_FLAKY or all(r.verdict is Verdict.PASS for r in canonical), (task.task_id, canonical)
