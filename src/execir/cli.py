@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "execir.evaluate.commands",
     "execir.train.commands",
     "execir.interop.commands",
+    "execir.distributed.commands",
 )
 
 DESCRIPTION = "Build execution-verified code-retrieval benchmarks and evaluate retrievers on them."

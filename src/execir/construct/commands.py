@@ -10,6 +10,7 @@ from execir.console import progress_enabled
 from execir.construct.config import DEFAULT_COUNTERFACTUALS, DEFAULT_MAX_MUTANTS, DEFAULT_REWRITES, DEFAULT_SEED, DEFAULT_SPLITS, BuildConfig
 from execir.construct.pipeline import BuildSummary, build
 from execir.dataset.splits import parse_fractions
+from execir.distributed.options import add_oracle_options, oracle_factory
 from execir.errors import ExecIRError
 from execir.execute import OracleConfig
 from execir.paths import verdict_cache_path
@@ -129,6 +130,7 @@ def add_build_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=2, help="parallel execution slots")
     parser.add_argument("--cache", type=Path, default=None, help="verdict cache (SQLite) path (default: $EXECIR_CACHE_DIR/verdicts.sqlite)")
     parser.add_argument("--no-progress", action="store_true", help="hide progress bars (they are never shown when stderr is not a terminal)")
+    add_oracle_options(parser)
 
 
 def config_from_args(args: argparse.Namespace) -> tuple[BuildConfig, OracleConfig]:
@@ -156,7 +158,7 @@ def config_from_args(args: argparse.Namespace) -> tuple[BuildConfig, OracleConfi
 def run_build(args: argparse.Namespace) -> int:
     """Handler of ``execir build``."""
     config, oracle = config_from_args(args)
-    print(format_summary(build(config, oracle)))
+    print(format_summary(build(config, oracle, oracle_factory=oracle_factory(args))))
     return 0
 
 

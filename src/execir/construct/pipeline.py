@@ -115,6 +115,7 @@ def build(config: BuildConfig, oracle_config: OracleConfig, *, oracle_factory: C
             verify_candidates(outcome.verified, oracle, extras, candidates)
             builds.append(LanguageBuild(language, tasks, outcome))
         reliability = oracle.reliability()
+        distributed = oracle.distributed_facts() if hasattr(oracle, "distributed_facts") else None  # --ray: hosts, slots, executions
     kept = {(v.task.task_id, v.task.language) for b in builds for v in b.outcome.verified}
     unmatched = sum((c.task_id, c.language) not in kept for c in candidates)
     if unmatched:
@@ -137,6 +138,7 @@ def build(config: BuildConfig, oracle_config: OracleConfig, *, oracle_factory: C
         "languages": {b.language: hard_negative_report(b.outcome) for b in builds},
         "oracle": reliability,
         "manifest_sha256": sha256_hex(json_bytes(manifest)),
+        **({"distributed": distributed} if distributed else {}),
     }
     atomic_write_bytes(config.out / BUILD_REPORT, json_bytes(report))
     return BuildSummary(config.out, manifest, report)

@@ -6,11 +6,12 @@ import argparse
 import json
 from pathlib import Path
 
+from execir.distributed.options import add_oracle_options, oracle_factory, ray_options
 from execir.errors import ExecIRError, InputError
 from execir.execute.isolation import LEVELS
 from execir.execute.jobs import Job
 from execir.execute.limits import WALL_FLOOR, WALL_MULTIPLIER, Limits
-from execir.execute.oracle import Oracle, OracleConfig
+from execir.execute.oracle import OracleConfig
 from execir.execute.runtimes import LANGUAGES, infer_language
 from execir.execute.safe_text import printable
 from execir.types import StdioCase, TestSuite, Verdict
@@ -88,6 +89,7 @@ def _common(parser: argparse.ArgumentParser, workers_help: str = "parallel execu
         "--isolation", default="auto", choices=("auto", *LEVELS), help="sandbox level; auto = the strongest available of bwrap, unshare, uid, rlimits"
     )
     parser.add_argument("--workers", type=int, default=2, help=workers_help)
+    add_oracle_options(parser)
 
 
 def _read(path: Path, what: str) -> str:
@@ -128,7 +130,7 @@ def run_exec(args: argparse.Namespace) -> int:
     limits = Limits(args.cpu_seconds, max(WALL_FLOOR, WALL_MULTIPLIER * args.cpu_seconds))
     reference = _read(args.reference, "reference") if args.reference else ""
     job = Job(_read(args.program, "program"), tests, args.entry_point or "", limits, reference=reference, language=language)
-    with Oracle(OracleConfig(workers=1, isolation=args.isolation, progress=False)) as oracle:
+    with oracle_factory(args)(OracleConfig(workers=1, isolation=args.isolation, progress=False)) as oracle:
         if language != "python":
             oracle.toolchain(language)  # a missing toolchain is one clear error naming the package
         (result,) = oracle.run([job])
@@ -155,7 +157,14 @@ def run_selftest(args: argparse.Namespace) -> int:
     languages = frozenset(name.strip() for name in args.languages.split(",")) if args.languages else None
     if languages is not None and not languages <= set(LANGUAGES):
         raise ExecIRError(f"--languages: unknown {', '.join(sorted(languages - set(LANGUAGES)))}; choose from {', '.join(LANGUAGES)}")
-    figures = selftest(OracleConfig(workers=args.workers, isolation=args.isolation, progress=False), languages)
+    config = OracleConfig(workers=args.workers, isolation=args.isolation, progress=False)
+    options = ray_options(args)
+    if options is not None:  # through the cluster, with the cases proving no Ray fd or variable reaches a candidate
+        from execir.distributed.selftest import ray_selftest
+
+        figures = ray_selftest(config, options, languages)
+    else:
+        figures = selftest(config, languages)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:

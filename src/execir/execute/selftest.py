@@ -7,6 +7,7 @@ import os
 import socket
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from execir.execute import hostcheck
@@ -111,17 +112,25 @@ def overhead(oracle: Oracle, runs: int = 60) -> dict[str, float]:
     return {"runs": runs, "median_run_ms": round(1000 * walls[len(walls) // 2], 3), "checks_per_second": round(runs / elapsed, 1)}
 
 
-def selftest(config: OracleConfig | None = None, languages: frozenset[str] | None = None) -> dict:
+def selftest(
+    config: OracleConfig | None = None,
+    languages: frozenset[str] | None = None,
+    *,
+    factory: Callable[[OracleConfig], Oracle] = Oracle,
+    extra: tuple[Case, ...] = (),
+) -> dict:
     """Figures: cases, mislabels, false PASS, surviving processes, host artefacts, overhead
-    (``languages``: only those languages' cases; the slot poisoners run with Python)."""
+    (``languages``: only those languages' cases; the slot poisoners run with Python). ``factory``
+    makes the oracles (``--ray``: :mod:`execir.distributed.selftest`), ``extra`` adds cases."""
     config = config or OracleConfig(progress=False)
     cases = ALL_CASES if languages is None else tuple(c for c in ALL_CASES if c.language in languages)
+    cases += tuple(c for c in extra if languages is None or c.language in languages)
     poisoners = ALL_POISONERS if languages is None or "python" in languages else ()
     os.environ[CANARY_ENV] = "execir-canary-value"
     before = set(canary_files())
     listener = abstract_listener()
     try:
-        with Oracle(config) as oracle:
+        with factory(config) as oracle:
             outcomes = run_cases(oracle, cases)
             figures = overhead(oracle)
             reliability = oracle.reliability()
@@ -131,7 +140,7 @@ def selftest(config: OracleConfig | None = None, languages: frozenset[str] | Non
     finally:
         if listener is not None:
             listener.close()
-    with Oracle(replace(config, workers=1, cache_path=None)) as single:
+    with factory(replace(config, workers=1, cache_path=None)) as single:
         outcomes += run_poisoners(single, poisoners)
         survivors_poison = single.reliability()["surviving_processes"]
     created = sorted(set(canary_files()) - before)
