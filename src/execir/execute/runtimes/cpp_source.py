@@ -5,7 +5,7 @@ renamed one by one. No parsing: the compiler checks what these edits produce."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 NDEBUG_OFF = "EXECIR_NDEBUG_IGNORED"
@@ -74,7 +74,7 @@ def tokens(code: str) -> Iterator[Token]:
             i += 1
 
 
-def rename(code: str, renames: dict[str, str], *, only=None) -> str:
+def rename(code: str, renames: dict[str, str], *, only: Callable[[Token], bool] | None = None) -> str:
     """``code`` with each identifier named in ``renames`` replaced (``only``: a predicate on the
     :class:`Token` that must hold too)."""
     out: list[str] = []
