@@ -1,5 +1,11 @@
 """C++ (g++): HumanEval-X style native tests, and stdio programs.
 
+With the task's reference, native tests are judged outside the candidate's process
+(:mod:`execir.execute.runtimes.cpp_split`: the candidate's run holds only the program and a trusted
+caller; a trusted judge built from the reference and the tests replays its values). What follows is
+the in-process protocol, kept for tests that cannot be split (no reference, no call of the entry
+point, a signature the wire cannot carry).
+
 Native tests (``native_plan``) are a translation unit of their own: ``tests`` must declare what it
 calls (prototypes; :mod:`execir.tasks.multilingual.humanevalx_cpp` derives them from the task's
 declaration) and define ``int main()`` with its ``assert``\\ s, as HumanEval-X's ``test`` field does.
