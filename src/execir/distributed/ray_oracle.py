@@ -176,11 +176,6 @@ class RayOracle(Oracle):
         broken = [f"{h.label}: {h.facts['error']}" for h in self.hosts if "error" in h.facts]
         if broken:
             raise OracleError("oracle hosts failed to start: " + "; ".join(broken))
-        for key in AGREED:
-            seen = {repr(h.facts.get(key)): h.facts.get(key) for h in self.hosts}
-            if len(seen) > 1:
-                each = "; ".join(f"{h.label}: {h.facts.get(key)}" for h in self.hosts)
-                raise OracleError(f"oracle hosts disagree on {key} (refused before any work: verdicts would depend on the host): {each}")
         weak = [f"{h.label}: {h.facts['level']}" for h in self.hosts if h.facts["level"] not in STRONG_LEVELS]
         if weak:
             raise OracleError(
@@ -188,6 +183,11 @@ class RayOracle(Oracle):
                 "sees the host's filesystem and processes, including Ray's session directory; prepare the node for bwrap or unshare "
                 "(root or a privileged container), see docs/cluster.md"
             )
+        for key in AGREED:
+            seen = {repr(h.facts.get(key)): h.facts.get(key) for h in self.hosts}
+            if len(seen) > 1:
+                each = "; ".join(f"{h.label}: {h.facts.get(key)}" for h in self.hosts)
+                raise OracleError(f"oracle hosts disagree on {key} (refused before any work: verdicts would depend on the host): {each}")
 
     def close(self) -> None:
         ray = self._ray
