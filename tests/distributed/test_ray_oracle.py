@@ -230,3 +230,16 @@ def test_local_oracle_is_unchanged_by_the_option() -> None:
     from execir.distributed.options import oracle_factory
 
     assert oracle_factory(argparse.Namespace(ray=None)) is Oracle
+
+
+def test_eval_ray_reaches_exec_rerankers_inside_fusions_and_chains() -> None:
+    from execir.distributed.options import use_oracle_factory
+    from execir.rerank.registry import get_reranker
+
+    def make(config: OracleConfig) -> Oracle:
+        return Oracle(config)
+
+    specs = ("exec", "fuse:0.5:exec:plain", "exec+exec:plain")
+    rerankers = [get_reranker(spec, cache_dir=None, oracle_config=OracleConfig(), progress=False) for spec in specs]
+    assert use_oracle_factory(rerankers, make) == 4
+    assert rerankers[1].inner.oracle_factory is make and all(s.oracle_factory is make for s in rerankers[2].stages)

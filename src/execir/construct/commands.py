@@ -176,6 +176,10 @@ def format_summary(summary: BuildSummary) -> str:
         f"sandbox runs: {runs.get('runs_executed', 0)} executed, {runs.get('runs_cached', 0)} from the verdict cache; "
         f"isolation={build['oracle'].get('isolation', '?')}"
     )
+    ray = summary.report.get("distributed")
+    if ray:  # --ray: where the runs went
+        hosts = ", ".join(f"{host} {n}" for host, n in ray["executions_per_host"].items())
+        lines.append(f"ray {ray['ray_version']}: {ray['hosts']} hosts ({hosts} runs); {ray['resubmitted_batches']} batches resubmitted")
     lines.append("folders (queries / documents / correct per query / hard negatives per query / median query tokens / train,dev,test queries):")
     for name, folder in summary.manifest["folders"].items():
         c = folder["counts"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from execir.errors import ExecIRError
@@ -64,3 +64,16 @@ def oracle_factory(args: argparse.Namespace) -> Callable[[OracleConfig], Oracle]
         return RayOracle(config, options)
 
     return make
+
+
+def use_oracle_factory(rerankers: Iterable[object], factory: Callable[[OracleConfig], Oracle]) -> int:
+    """Make every ``exec`` reranker among ``rerankers`` (inside fusions and chains too) run its
+    candidates with ``factory``; returns how many were found."""
+    found = 0
+    for reranker in rerankers:
+        if hasattr(reranker, "oracle_factory"):
+            reranker.oracle_factory = factory
+            found += 1
+        found += use_oracle_factory([getattr(reranker, "inner", None)] if hasattr(reranker, "inner") else [], factory)
+        found += use_oracle_factory(getattr(reranker, "stages", ()), factory)
+    return found

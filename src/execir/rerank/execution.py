@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -132,6 +132,9 @@ class ExecReranker:
         self.name = "exec:plain" if plain else "exec"
         self._task: TaskSpec | None = None
         self._stats = RerankStats(0, 0, 0.0)
+        self.oracle_factory: Callable[[OracleConfig], Oracle] = Oracle
+        """What makes the oracle (``--ray``: :func:`execir.distributed.options.use_oracle_factory`)."""
+        self._distributed: dict[str, object] | None = None
 
     def use_task(self, task: TaskSpec | None) -> None:
         """Remember the folder's task: documents that are text (``c2t``) are never run."""
@@ -166,7 +169,7 @@ class ExecReranker:
         if not runs:
             return Executed([], 0, Counter(), (), [], (), [])
         config = replace(self.oracle, progress=self.oracle.progress and self.progress)
-        with Oracle(config) as oracle:
+        with self.oracle_factory(config) as oracle:
             usable = {language: _has_toolchain(oracle, language) for language in sorted({r.language for r in runs})}
             todo = [run for run in runs if usable[run.language]]
             done = iter(oracle.run([run.job for run in todo], desc="exec rerank"))
@@ -176,6 +179,7 @@ class ExecReranker:
             partial = () if self.plain else plan_partial(runs, results, source)
             partial_results = oracle.run([run.job for run in partial], desc="exec one example each") if partial else []
             cache_hits = oracle.stats["cached"]
+            self._distributed = oracle.distributed_facts() if hasattr(oracle, "distributed_facts") else None
         missing = Counter(run.language for run in runs if not usable[run.language])
         return Executed(results, cache_hits, missing, probes, probed, partial, partial_results)
 
@@ -195,6 +199,7 @@ class ExecReranker:
             "stdio_compare": "tokens",
             "isolation": self.oracle.isolation,
             "workers": self.oracle.workers,
+            **({"distributed": self._distributed} if self._distributed else {}),
         }
 
 
