@@ -1,6 +1,10 @@
 """JavaScript (Node): HumanEval-X style tests (``console.assert`` calls after the program) run by a
 trusted runner.
 
+A job with the task's reference is judged outside the candidate's process instead (record, the
+candidate's calls, a trusted judge: :mod:`execir.execute.runtimes.js_split`); what follows is the
+in-process protocol, kept for jobs without a reference and tests whose record run fails.
+
 ``node`` prints a failed ``console.assert`` and carries on, so a harness that trusts the exit status
 passes every wrong program (and hides wrong canonicals). Here the run is a fresh ``node`` started
 from the trusted runner's start-up snapshot (see Speed below), or ``node execir_runner.js`` where
