@@ -26,6 +26,7 @@ reranker use it unchanged): ``start``/``close``, ``run``, ``run_repeated``, ``ad
 from __future__ import annotations
 
 import math
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -45,6 +46,8 @@ IN_FLIGHT = 2
 """Batches in flight per host: one running, one queued beside it (so a host never waits for the driver)."""
 DEFAULT_BATCH = 128
 MAX_RESUBMITS = 3
+START_SECONDS = 300
+"""How long a host may take to be placed and start its slots before the run is refused."""
 STRONG_LEVELS = ("bwrap", "unshare")
 """Levels accepted under ``--ray``: both give the candidate its own pid, network, ipc and mount
 namespaces with a private /tmp, so no Ray socket, session directory or process is reachable."""
@@ -157,9 +160,20 @@ class RayOracle(Oracle):
         try:
             for node, actor, ref in pending:
                 label = f"{node.get('NodeManagerHostname', '?')}/{node['NodeID'][:8]}"
-                self.hosts.append(_Host(label, actor, ray.get(ref)))
+                try:
+                    facts = ray.get(ref, timeout=START_SECONDS)
+                except ray.exceptions.GetTimeoutError:
+                    raise OracleError(
+                        f"the oracle host on node {label} did not start within {START_SECONDS} s: is its {RESOURCE} resource "
+                        f"or are its CPUs held by another run? (--ray-slots asks for {self.options.slots or 'all its'} CPUs)"
+                    ) from None
+                except ray.exceptions.RayActorError as exc:
+                    raise OracleError(f"the oracle host on node {label} could not be created: {exc}") from exc
+                self.hosts.append(_Host(label, actor, facts))
         except BaseException:
             self.close()
+            for _, actor, _ in pending:  # hosts not yet started still hold their node's resource
+                ray.kill(actor)
             raise
 
     def problems(self) -> list[str]:
@@ -280,7 +294,7 @@ class RayOracle(Oracle):
         ray = self._ray
         todo = list(reversed(batches))
         running: dict[Any, tuple[_Batch, _Host]] = {}
-        show = self.config.progress
+        show = self.config.progress and sys.stderr.isatty()
         with tqdm(total=sum(b.runs for b in batches), desc=desc, disable=not show, leave=False) as bar:
             while todo or running:
                 for host in self._live():
