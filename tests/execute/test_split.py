@@ -132,7 +132,7 @@ TOOLCHAIN = Toolchain("cpp", "test", {})
 
 def test_rounds_extend_the_calls_until_the_judge_has_them():
     slot = ScriptedSlot(rounds_needed=2)
-    decision, raws = split.judge(slot, DoubleRuntime("cpp", (), ()), TOOLCHAIN, JOB, LIMITS, ("[1]",))  # type: ignore[arg-type]
+    decision, raws = split.judge(slot, DoubleRuntime("cpp", (), ()), TOOLCHAIN, JOB, LIMITS, split.Recording(("[1]",)))  # type: ignore[arg-type]
     assert decision.verdict is Verdict.PASS and len(raws) == 3
     assert [files["calls"] for kind, files in slot.log if kind == "calls"] == ["[1]\n", "[1]\n[2]\n", "[1]\n[2]\n[4]\n"]
     assert slot.log[-1][1]["results"] == '{"ok":2}\n{"ok":4}\n{"ok":8}\n'
@@ -140,5 +140,23 @@ def test_rounds_extend_the_calls_until_the_judge_has_them():
 
 def test_rounds_are_bounded():
     slot = ScriptedSlot(rounds_needed=10**6)
-    decision, raws = split.judge(slot, DoubleRuntime("cpp", (), ()), TOOLCHAIN, JOB, LIMITS, ("[1]",))  # type: ignore[arg-type]
+    decision, raws = split.judge(slot, DoubleRuntime("cpp", (), ()), TOOLCHAIN, JOB, LIMITS, split.Recording(("[1]",)))  # type: ignore[arg-type]
     assert decision.verdict is Verdict.UNDECIDED and len(raws) == split.MAX_ROUNDS
+
+
+def test_results_identical_to_the_references_skip_the_judge():
+    slot = ScriptedSlot(rounds_needed=0)
+    recording = split.Recording(("[1]", "[5]"), '{"ok":2}\n{"ok":10}\n')
+    decision, raws = split.judge(slot, DoubleRuntime("cpp", (), ()), TOOLCHAIN, JOB, LIMITS, recording)  # type: ignore[arg-type]
+    assert decision == decide.Decision(Verdict.PASS, split.SAME_AS_REFERENCE, (True,)) and len(raws) == 1
+    assert [kind for kind, _ in slot.log] == ["calls"]
+    other = split.Recording(("[1]", "[5]"), '{"ok":2}\n{"ok":11}\n')  # one value differs: the judge decides
+    slot = ScriptedSlot(rounds_needed=0)
+    decision, _ = split.judge(slot, DoubleRuntime("cpp", (), ()), TOOLCHAIN, JOB, LIMITS, other)  # type: ignore[arg-type]
+    assert decision.verdict is Verdict.PASS and [kind for kind, _ in slot.log] == ["calls", "judge"]
+
+
+def test_reference_results_kept_only_when_the_judge_passes_them():
+    runtime = DoubleRuntime("cpp", (), ())
+    assert split.reference_results(ScriptedSlot(rounds_needed=0), runtime, TOOLCHAIN, JOB, LIMITS, ("[3]",)) == '{"ok":6}\n'  # type: ignore[arg-type]
+    assert split.reference_results(ScriptedSlot(rounds_needed=5), runtime, TOOLCHAIN, JOB, LIMITS, ("[3]",)) == ""  # type: ignore[arg-type]

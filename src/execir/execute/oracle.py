@@ -362,9 +362,9 @@ class Oracle:
         if job.tests.kind not in ("native", "probe"):
             raise ExecIRError(f"{job.language} programs take native, probe or stdio tests, not {job.tests.kind!r}")
         if job.tests.kind == "native":
-            calls = self._recordings.get(slot, runtime, toolchain, job, limits)
-            if calls is not None:
-                decision, raws = split.judge(slot, runtime, toolchain, job, limits, calls)
+            recording = self._recordings.get(slot, runtime, toolchain, job, limits)
+            if recording is not None:
+                decision, raws = split.judge(slot, runtime, toolchain, job, limits, recording)
                 return self._result(decision, raws, job, f"{job.language} judged outside", JUDGED_OUTSIDE)
         plan = runtime.plan(toolchain, job.program, job.tests.code, limits)
         raw = slot.run_exec(limits, plan, "", os.urandom(16).hex(), judged_stdout=job.tests.kind == "probe")

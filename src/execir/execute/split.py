@@ -13,6 +13,12 @@ Three sandbox runs replace the one in-process run (each runtime builds their pla
    are the task's, never the candidate's) with the tests, the entry point replaced by a replayer
    that returns the candidate's values; the tests' own asserts and helpers decide.
 
+Once per task the reference itself also goes through steps 2 and 3; when its judge passes, its
+result lines are kept, and a candidate whose result lines are byte-identical to them is a PASS with
+no judge run of its own: the judge is a deterministic function of (calls, results), so it would
+decide exactly as it did for the reference (the wire text is exact, so identical bytes are
+identical values). Only candidates whose values differ from the reference's pay for a judge run.
+
 When a test's arguments depend on an earlier result (``f(f(x))``) and the candidate's result
 differs from the reference's, the judge meets a call nobody recorded: it names it, the candidate is
 run again with the calls up to that one, and the judge replays again (at most :data:`MAX_ROUNDS`).
@@ -25,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from execir.execute import decide
 from execir.execute.evidence import Raw
@@ -54,12 +60,24 @@ def trusted_limits(limits: Limits) -> Limits:
     )
 
 
+@dataclass(frozen=True)
+class Recording:
+    """What a task's trusted runs established: the calls its tests make (wire text, in order) and
+    the reference's result lines for them when the judge passed the reference ("" otherwise)."""
+
+    calls: tuple[str, ...]
+    reference_results: str = ""
+
+
+SAME_AS_REFERENCE = "results identical to the reference's, which the tests pass"
+
+
 class Recordings:
-    """The recorded calls per task (thread-safe; one record run per task and toolchain)."""
+    """The recordings per task (thread-safe; one record run per task and toolchain)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._found: dict[str, tuple[str, ...] | None] = {}
+        self._found: dict[str, Recording | None] = {}
         self._busy: dict[str, threading.Lock] = {}
         self.runs = 0
 
@@ -68,8 +86,8 @@ class Recordings:
         parts = (job.language, toolchain.version, job.tests.code, job.reference, job.entry_point)
         return hashlib.sha256("\x00".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
-    def get(self, slot: Slot, runtime: Runtime, toolchain: Toolchain, job: Job, limits: Limits) -> tuple[str, ...] | None:
-        """The calls ``job``'s tests make, recorded on ``slot`` the first time; None: not splittable."""
+    def get(self, slot: Slot, runtime: Runtime, toolchain: Toolchain, job: Job, limits: Limits) -> Recording | None:
+        """``job``'s task's recording, made on ``slot`` the first time; None: not splittable."""
         key = self.key(job, toolchain)
         with self._lock:
             if key in self._found:
@@ -80,10 +98,11 @@ class Recordings:
                 if key in self._found:
                     return self._found[key]
             calls = record(slot, runtime, toolchain, job, trusted_limits(limits))
+            found = None if calls is None else Recording(calls, reference_results(slot, runtime, toolchain, job, limits, calls))
             with self._lock:
-                self._found[key] = calls
+                self._found[key] = found
                 self.runs += 1
-            return calls
+            return found
 
 
 def record(slot: Slot, runtime: Runtime, toolchain: Toolchain, job: Job, limits: Limits) -> tuple[str, ...] | None:
@@ -97,13 +116,22 @@ def record(slot: Slot, runtime: Runtime, toolchain: Toolchain, job: Job, limits:
     return decide.parse_recording(raw)
 
 
-def judge(slot: Slot, runtime: Runtime, toolchain: Toolchain, job: Job, limits: Limits, calls: tuple[str, ...]) -> tuple[decide.Decision, list[Raw]]:
+def reference_results(slot: Slot, runtime: Runtime, toolchain: Toolchain, job: Job, limits: Limits, calls: tuple[str, ...]) -> str:
+    """The reference's own result lines for ``calls`` when the judge passes them (else "")."""
+    trusted = replace(job, program=job.reference, limits=trusted_limits(limits))
+    decision, raws = judge(slot, runtime, toolchain, trusted, trusted.limits, Recording(calls), rounds=1)
+    return decide.results_text(raws[0]) if decision.verdict is Verdict.PASS and raws else ""
+
+
+def judge(
+    slot: Slot, runtime: Runtime, toolchain: Toolchain, job: Job, limits: Limits, recording: Recording, rounds: int = MAX_ROUNDS
+) -> tuple[decide.Decision, list[Raw]]:
     """The candidate's verdict from its calls run and the trusted judge (in rounds when the tests'
     arguments follow the candidate's results). The raws returned are the candidate's runs only."""
-    todo = list(calls)
+    todo = list(recording.calls)
     raws: list[Raw] = []
     judge_limits = trusted_limits(limits)
-    for _ in range(MAX_ROUNDS):
+    for _ in range(rounds):
         text = "".join(line + "\n" for line in todo)
         plan = runtime.call_plan(toolchain, job.program, job.entry_point, job.reference, text)
         raw = slot.run_exec(limits, plan, "", "", judged_stdout=False, channel_cap=RESULTS_CAP)
@@ -111,11 +139,13 @@ def judge(slot: Slot, runtime: Runtime, toolchain: Toolchain, job: Job, limits: 
         early = decide.decide_calls(raw, limits)
         if early is not None:
             return early, raws
+        if len(raws) == 1 and recording.reference_results and decide.results_text(raw) == recording.reference_results:
+            return decide.Decision(Verdict.PASS, SAME_AS_REFERENCE, (True,)), raws
         judge_plan = runtime.judge_plan(toolchain, job.reference, job.tests.code, job.entry_point, text, decide.results_text(raw))
         judged = slot.run_exec(judge_limits, judge_plan, "", os.urandom(16).hex(), judged_stdout=False, channel_cap=RECORD_CAP)
         outcome = decide.decide_judge(judged, judge_limits, len(todo), NEED_STATUS)
         if isinstance(outcome, decide.Decision):
             return outcome, raws
         todo = todo[: outcome.index] + [outcome.args]
-    detail = f"the tests' calls still followed the candidate's values after {MAX_ROUNDS} rounds"
+    detail = f"the tests' calls still followed the candidate's values after {rounds} rounds"
     return decide.Decision(Verdict.UNDECIDED, detail, None), raws
