@@ -365,6 +365,9 @@ class FolderResult:
     """In configured order."""
     comparisons: tuple[Comparison, ...]
     timing_seconds: dict[str, float]
+    distributed: dict[str, Any] | None = None
+    """Where retrievers ran on Ray (``--ray``): Ray version, nodes, encoder actors, search shards; None locally
+    (and then absent from ``results.json``)."""
 
     def system(self, name: str) -> SystemSummary:
         """The summary of the system called ``name``."""
@@ -383,6 +386,7 @@ class FolderResult:
             "systems": {s.name: s.to_json() for s in self.systems},
             "comparisons": [asdict(c) for c in self.comparisons],
             "timing_seconds": self.timing_seconds,
+            **({"distributed": self.distributed} if self.distributed is not None else {}),
         }
 
     @classmethod
@@ -396,6 +400,7 @@ class FolderResult:
             systems=tuple(SystemSummary.of(name, record) for name, record in document["systems"].items()),
             comparisons=tuple(Comparison.of(c) for c in document["comparisons"]),
             timing_seconds=dict(document["timing_seconds"]),
+            distributed=document.get("distributed"),
         )
 
 

@@ -12,6 +12,7 @@ from execir.construct.config import BuildConfig
 from execir.construct.pipeline import build
 from execir.dataset.read import SPLIT_CHOICES
 from execir.distributed.options import add_oracle_options, oracle_factory, use_oracle_factory
+from execir.distributed_retrieve.options import add_retrieve_options, ray_retrievers
 from execir.evaluate.config import DEFAULT_DEPTH, DEFAULT_RETRIEVERS, HEADLINE_MEASURES, EvalConfig
 from execir.evaluate.measures import DISPLAY_MEASURES, chosen_measures
 from execir.evaluate.runner import eval_oracle, prepare_rerankers, prepare_retrievers, run_collection
@@ -103,6 +104,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--workers", type=int, default=2, help="parallel execution sandboxes of the exec reranker")
     _add_eval_options(parser)
     add_oracle_options(parser)  # --ray (once, whoever adds it first), --ray-slots, --ray-batch: the exec reranker's oracle on Ray
+    add_retrieve_options(parser)  # --encode-actors/-cpus/-gpus/-batch, --search-shards: dense encoding and search on Ray
     parser.set_defaults(handler=run_eval)
     main_job = subparsers.add_parser(
         "run",
@@ -160,6 +162,7 @@ def run_eval(args: argparse.Namespace) -> int:
     """Handler of ``execir eval``."""
     config = _eval_config(args, args.dataset, args.out, tuple(args.retrievers or DEFAULT_RETRIEVERS))
     retrievers = prepare_retrievers(config)  # every spec and option is checked before any work starts
+    retrievers = ray_retrievers(retrievers, args, progress=config.progress)  # --ray: dense cache misses on Ray Data, sharded search
     rerankers = prepare_rerankers(config, eval_oracle(config, args.workers))
     if getattr(args, "ray", None):  # the exec reranker's candidates run on the cluster's oracle hosts
         use_oracle_factory(rerankers.values(), oracle_factory(args))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from execir.dataset import discover, load_dataset
 from execir.dataset.files import atomic_write_bytes, json_bytes
+from execir.distributed_retrieve.record import distributed_section
 from execir.errors import ExecIRError, MissingDependencyError
 from execir.evaluate.collection import averages, folder_summary
 from execir.evaluate.config import EvalConfig
@@ -92,6 +93,7 @@ def _evaluate_folder(
         comparisons = compare_systems(systems, config)
     with timer.stage("report"):
         result = folder_result(dataset, config, systems, comparisons, timer)
+        result = replace(result, distributed=distributed_section(prepared.values()))  # None unless a retriever ran on Ray
         report = write_outputs(config.out, dataset, systems, result, config.run_depth)
     result = replace(result, timing_seconds=timer.rounded())
     write_results(config.out, result)  # now with the report stage timed
