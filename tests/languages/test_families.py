@@ -114,8 +114,8 @@ CASES = [
     (
         "java",
         "call_unwrap",
-        "class A { int f() { return Math.abs(s.trim().length()); } }",
-        [("Math.abs(s.trim().length())", "s.trim().length()"), ("s.trim()", "s"), ("s.trim().length()", "s.trim()")],
+        "class A { int f(String s) { return Math.abs(s.trim().length()); } }",
+        [("Math.abs(s.trim().length())", "s.trim().length()"), ("s.trim()", "s")],  # not s.trim() for an int
     ),
     ("java", "method_swap", "class A { int f() { return Integer.MAX_VALUE; } }", [("MAX_VALUE", "MIN_VALUE")]),
     ("go", "bitwise_swap", "func f() int { return a &^ b }", [("&^", "&")]),

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from execir.languages.treesitter.families import BOOLEAN, COMPARE_SWAP, Grammar
+from execir.languages.treesitter.families.types import ELEMENT, SAME
 from execir.languages.treesitter.program import Program
 
 _DECLARING = frozenset({"parameter_declaration", "optional_parameter_declaration", "declaration", "for_range_loop"})
@@ -35,6 +36,26 @@ def declarations(program: Program, function: Node) -> Iterator[tuple[Node, str |
                     yield name, declared_type
 
 
+METHOD_RESULTS = {
+    **dict.fromkeys(("size", "length", "find", "rfind", "find_first_of", "find_last_of", "count"), "int"),
+    **dict.fromkeys(("at", "front", "back"), ELEMENT),
+    "substr": SAME,
+    "empty": "bool",
+}
+"""Library members' results (``size_t`` spelled ``int``: any arithmetic type converts in C++)."""
+
+FUNCTION_RESULTS = {
+    **dict.fromkeys(("abs", "max", "min", "__gcd", "gcd"), SAME),
+    **dict.fromkeys(("fabs", "sqrt", "pow", "floor", "ceil", "round", "log", "log2", "log10", "exp", "sin", "cos", "stod", "atof", "fmod"), "double"),
+    **dict.fromkeys(("tolower", "toupper", "isdigit", "isalpha", "islower", "isupper", "isspace", "isalnum", "stoi", "atoi", "count"), "int"),
+    **dict.fromkeys(("stol", "stoll", "atol"), "long"),
+    "to_string": "string",
+}
+"""Library functions' results (``std::`` names and the C library's)."""
+
+OPTIONAL_ARGUMENTS = {"substr": 0, "find": 1, "rfind": 1, "find_first_of": 1, "find_last_of": 1, "erase": 1, "stoi": 1, "stol": 1, "stoll": 1}
+"""Members and functions whose trailing arguments have defaults: the fewest they take."""
+
 GRAMMAR = Grammar(
     name="cpp",
     member={"field_expression": ("argument", "field")},
@@ -57,6 +78,18 @@ GRAMMAR = Grammar(
     compare_swap={**COMPARE_SWAP, "not_eq": ("==",)},
     min_max={"min": "max", "max": "min", "min_element": "max_element", "max_element": "min_element", "fmin": "fmax", "fmax": "fmin"},
     index_calls=frozenset({"substr", "at"}),
+    typed_edits=True,
+    implicit_arithmetic=True,
+    characters=frozenset({"char_literal"}),
+    casts=frozenset({"cast_expression"}),
+    method_results=METHOD_RESULTS,
+    function_results=FUNCTION_RESULTS,
+    optional_arguments=OPTIONAL_ARGUMENTS,
+    paired_methods={"begin": "end", "end": "begin", "rbegin": "rend", "rend": "rbegin"},
+    paired_calls=frozenset(
+        {"sort", "stable_sort", "reverse", "accumulate", "count", "count_if", "all_of", "any_of", "none_of", "equal", "string", "vector", "set"}
+    ),
+    member_methods=frozenset({"find", "rfind", "find_first_of", "find_last_of", "front", "back", "erase"}),
     methods={
         "islower": "isupper",
         "isupper": "islower",

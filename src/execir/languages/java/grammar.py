@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from execir.languages.treesitter.families import BITWISE, Grammar
+from execir.languages.treesitter.families.types import ELEMENT, SAME
 from execir.languages.treesitter.program import Program
 
 _TYPED = frozenset({"formal_parameter", "local_variable_declaration", "enhanced_for_statement", "catch_formal_parameter", "spread_parameter"})
@@ -36,6 +37,34 @@ def declarations(program: Program, function: Node) -> Iterator[tuple[Node, str |
                 if declared is not None:
                     yield declared, declared_type
 
+
+METHOD_RESULTS = {
+    **dict.fromkeys(("size", "length", "indexOf", "lastIndexOf", "compareTo", "intValue"), "int"),
+    "get": ELEMENT,
+    "charAt": "char",
+    **dict.fromkeys(("substring", "trim", "strip", "toLowerCase", "toUpperCase", "replace", "replaceAll", "concat", "repeat", "toString"), "String"),
+    **dict.fromkeys(("equals", "isEmpty", "contains", "startsWith", "endsWith", "containsKey", "hasNext"), "boolean"),
+    **dict.fromkeys(("reverse", "append", "insert", "deleteCharAt"), SAME),
+    "toCharArray": "char[]",
+    "split": "String[]",
+    "doubleValue": "double",
+    "longValue": "long",
+}
+"""Library methods' results, by name (``get`` of a ``List<T>`` or ``Map<K,T>`` is a ``T``)."""
+
+FUNCTION_RESULTS = {
+    **dict.fromkeys(("abs", "max", "min", "floorMod", "floorDiv", "toUpperCase", "toLowerCase"), SAME),
+    **dict.fromkeys(("sqrt", "pow", "floor", "ceil", "log", "log10", "exp", "cbrt", "parseDouble", "hypot"), "double"),
+    **dict.fromkeys(("parseInt", "getNumericValue", "bitCount"), "int"),
+    "round": "long",
+    "parseLong": "long",
+    "toString": "String",
+    **dict.fromkeys(("isDigit", "isLetter", "isUpperCase", "isLowerCase", "isWhitespace", "isLetterOrDigit", "isAlphabetic"), "boolean"),
+}
+"""Static library methods' results (``Math.``, ``Character.``, ``Integer.``, ...)."""
+
+OPTIONAL_ARGUMENTS = {"substring": 1, "indexOf": 1, "lastIndexOf": 1, "split": 1, "parseInt": 1, "toString": 1, "sort": 1}
+"""Methods with an overload taking fewer arguments: the fewest they take."""
 
 GRAMMAR = Grammar(
     name="java",
@@ -76,6 +105,15 @@ GRAMMAR = Grammar(
         }
     ),
     index_calls=frozenset({"get", "charAt", "substring", "subList"}),
+    typed_edits=True,
+    boolean_type="boolean",
+    string_type="String",
+    characters=frozenset({"character_literal"}),
+    casts=frozenset({"cast_expression"}),
+    method_results=METHOD_RESULTS,
+    function_results=FUNCTION_RESULTS,
+    optional_arguments=OPTIONAL_ARGUMENTS,
+    bare_expression_statements=False,
     methods={
         "toUpperCase": "toLowerCase",
         "toLowerCase": "toUpperCase",

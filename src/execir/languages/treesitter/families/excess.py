@@ -9,6 +9,7 @@ from tree_sitter import Node
 from execir.languages.treesitter.families.constants import shifted
 from execir.languages.treesitter.families.grammar import Grammar
 from execir.languages.treesitter.families.nodes import atomic, condition_of, enclosing, is_text, operator_text, returned, unwrap
+from execir.languages.treesitter.families.types import Typing, numeric
 from execir.languages.treesitter.program import Program
 from execir.mutate.edits import SpanEdit
 
@@ -69,10 +70,24 @@ def _terms(program: Program, grammar: Grammar) -> Iterator[Node]:
 
 def term_insert(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
     """Add ``+ 1`` or ``- 1`` to one returned value or one whole arithmetic expression
-    (``a * b`` -> ``a * b + 1``; an existing ``+ k``/``- k`` tail changes instead)."""
+    (``a * b`` -> ``a * b + 1``; an existing ``+ k``/``- k`` tail changes instead); in typed
+    grammars not where a term's declared type, or one of its operands', is not a number
+    (``s1 + s2`` of strings)."""
+    typing = Typing(program, grammar) if grammar.typed_edits else None
     for node in _terms(program, grammar):
+        if typing is not None and not _numeric_term(program, grammar, typing, node):
+            continue
         for delta in (1, -1):
             yield program.replace(node, shifted(program, grammar, node, delta))
+
+
+def _numeric_term(program: Program, grammar: Grammar, typing: Typing, node: Node) -> bool:
+    """No part of an arithmetic term has a declared type other than a number."""
+    if node.type not in grammar.binary or not _arithmetic(program, grammar, node):
+        declared = typing.of(node)
+        return declared is None or numeric(grammar, declared)
+    operands = [child for child in (node.child_by_field_name("left"), node.child_by_field_name("right")) if child is not None]
+    return all(_numeric_term(program, grammar, typing, unwrap(grammar, child)) for child in operands)
 
 
 _ACCUMULATE = {"+=": "+", "-=": "-", "*=": "*"}

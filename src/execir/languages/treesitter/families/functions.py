@@ -8,6 +8,7 @@ from tree_sitter import Node
 
 from execir.languages.treesitter.families.grammar import Grammar
 from execir.languages.treesitter.families.nodes import call_arguments, callee
+from execir.languages.treesitter.families.types import Typing
 from execir.languages.treesitter.program import Program
 from execir.mutate.edits import SpanEdit
 
@@ -40,20 +41,52 @@ def _owner(program: Program, grammar: Grammar, name: Node) -> str:
 
 def method_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
     """Swap one called method or member for its mirror (``toUpperCase``<->``toLowerCase``,
-    ``startsWith``<->``endsWith``, ``ceil``<->``floor``; the grammar's ``methods`` table)."""
+    ``startsWith``<->``endsWith``, ``ceil``<->``floor``; the grammar's ``methods`` table). In typed
+    grammars a ``paired_methods`` name changes together with its sibling argument's
+    (``sort(v.begin(), v.end())`` -> ``sort(v.rbegin(), v.rend())``, one edit) and a
+    ``member_methods`` name only as a member (``std::find`` has no ``rfind``)."""
     seen: set[int] = set()
+    paired = _paired_edits(program, grammar) if grammar.typed_edits else {}
     for name, _ in _member_names(program, grammar):
         seen.add(name.id)
-        mirror = grammar.methods.get(program.source(name))
+        spelled = program.source(name)
+        if grammar.typed_edits and spelled in grammar.paired_methods:
+            if name.id in paired:
+                yield paired[name.id]
+            continue
+        mirror = grammar.methods.get(spelled)
         if mirror is not None:
             yield program.replace(name, mirror)
     for call in program.walk(grammar.call):
         function = callee(grammar, call)
         if function is None or function.id in seen:
             continue
-        mirror = grammar.methods.get(program.source(function))
+        spelled = program.source(function)
+        if grammar.typed_edits and (spelled in grammar.member_methods or spelled in grammar.paired_methods):
+            continue
+        mirror = grammar.methods.get(spelled)
         if mirror is not None:
             yield program.replace(function, mirror)
+
+
+def _paired_edits(program: Program, grammar: Grammar) -> dict[int, SpanEdit]:
+    """Member name id -> the one edit mirroring it and its partner, for adjacent arguments
+    ``x.begin(), y.end()`` of one ``paired_calls`` call whose names ``paired_methods`` pairs."""
+    edits: dict[int, SpanEdit] = {}
+    for call in program.walk(grammar.call):
+        function = callee(grammar, call)
+        if function is None or program.source(function) not in grammar.paired_calls:
+            continue
+        names = [callee(grammar, argument) if argument.type in grammar.call else None for argument in call_arguments(program, grammar, call)]
+        for first, second in zip(names, names[1:]):
+            if first is None or second is None or grammar.paired_methods.get(program.source(first)) != program.source(second):
+                continue
+            start, first_end = program.span(first)
+            second_start, end = program.span(second)
+            middle = program.text[first_end:second_start]
+            edit = SpanEdit(start, end, grammar.methods[program.source(first)] + middle + grammar.methods[program.source(second)])
+            edits[first.id] = edits[second.id] = edit
+    return edits
 
 
 def min_max_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
@@ -67,15 +100,21 @@ def min_max_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
 def attribute_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
     """Replace one member name by another member name the file uses the same way: a method called
     with the same number of arguments, or a field, of a value or of the same namespace
-    (``strings.Split`` only becomes another ``strings.`` function); at most
+    (``strings.Split`` only becomes another ``strings.`` function; in typed grammars only another
+    member used on the same declared type or namespace with the same declared result:
+    ``s.size()`` <-> ``t.length()`` of strings, not ``v.begin()`` -> ``v.size()``); at most
     :data:`ATTRIBUTE_CHOICES` (the names used most often, then alphabetically)."""
     uses = list(_member_names(program, grammar))
-    counts: dict[tuple[int | None, str, str], int] = {}
+    typing = Typing(program, grammar) if grammar.typed_edits else None
+    owners = {name.id: _typed_owner(program, grammar, typing, name, call) for name, call in uses}
+    counts: dict[tuple[int | None, str | None, str], int] = {}
     for name, call in uses:
-        key = (_arity(program, grammar, call), _owner(program, grammar, name), program.source(name))
+        key = (_arity(program, grammar, call), owners[name.id], program.source(name))
         counts[key] = counts.get(key, 0) + 1
     for name, call in uses:
-        arity, owner, spelled = _arity(program, grammar, call), _owner(program, grammar, name), program.source(name)
+        arity, owner, spelled = _arity(program, grammar, call), owners[name.id], program.source(name)
+        if owner is None:
+            continue
         others = sorted(
             (
                 (count, other)
@@ -86,6 +125,22 @@ def attribute_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
         )
         for _, other in others[:ATTRIBUTE_CHOICES]:
             yield program.replace(name, other)
+
+
+def _typed_owner(program: Program, grammar: Grammar, typing: Typing | None, name: Node, call: Node | None) -> str | None:
+    """What a member name is used on: its namespace or "" (untyped grammars); in typed grammars
+    also the declared type of the value it is read on and the type it gives (None when either
+    is unknown)."""
+    namespace = _owner(program, grammar, name)
+    if typing is None:
+        return namespace
+    parent = name.parent
+    owner = None if parent is None else parent.child_by_field_name(grammar.member[parent.type][0])
+    receiver = namespace or (None if owner is None else typing.of(owner))
+    result = typing.of(call if call is not None else parent) if parent is not None else None
+    if receiver is None or result is None:
+        return None
+    return f"{'' if namespace else 'value '}{receiver} -> {result}"
 
 
 def _arity(program: Program, grammar: Grammar, call: Node | None) -> int | None:

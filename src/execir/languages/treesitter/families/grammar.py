@@ -83,7 +83,7 @@ BOOLEAN: Mapping[str, tuple[str, ...]] = _frozen({"&&": ("||",), "||": ("&&",)})
 NON_COMMUTATIVE: frozenset[str] = frozenset({"-", "/", "%", "<<", ">>", "<", "<=", ">", ">="})
 """Binary operators whose operands' order matters (``operand_swap`` targets)."""
 
-_SPELLING_SETS = frozenset({"non_commutative", "unwrap_calls", "namespaces", "index_calls", "ordered_calls", "numeric_types"})
+_SPELLING_SETS = frozenset({"non_commutative", "unwrap_calls", "namespaces", "index_calls", "ordered_calls", "numeric_types", "member_methods", "paired_calls"})
 """The :class:`Grammar` fields that hold spellings (operators, names, types), not node types."""
 
 
@@ -201,6 +201,41 @@ class Grammar:
     unwrap_calls: frozenset[str] = frozenset()
     """Callee names ``call_unwrap`` may remove (``abs(x)`` -> ``x``); empty means any one-argument
     call and any ``max``/``min`` of two."""
+    typed_edits: bool = False
+    """The operators that move or replace expressions (``receiver_swap``, ``call_unwrap``,
+    ``attribute_swap``, ``term_insert``, ``return_swap``, ``arg_delete``, ``method_swap``) keep
+    only candidates the compiler accepts as far as the file's declarations tell
+    (:mod:`~execir.languages.treesitter.families.types`): C++ and Java."""
+    implicit_arithmetic: bool = False
+    """Any arithmetic type converts to any other (C++); otherwise Java's widening rules."""
+    boolean_type: str = "bool"
+    string_type: str | None = None
+    """The type of a string literal (``String``), None where it is not the string class (C++)."""
+    characters: frozenset[str] = frozenset()
+    """Character literal nodes (their type is ``char``)."""
+    casts: frozenset[str] = frozenset()
+    """Cast nodes with a ``type`` field."""
+    method_results: Mapping[str, str] = field(default_factory=dict)
+    """Method name -> the type it returns, or :data:`~.types.ELEMENT` / :data:`~.types.SAME`
+    (the receiver's element type or own type); typed grammars only."""
+    function_results: Mapping[str, str] = field(default_factory=dict)
+    """Free or static function name -> the type it returns, or ``ELEMENT`` / ``SAME`` of its first
+    argument."""
+    optional_arguments: Mapping[str, int] = field(default_factory=dict)
+    """Typed grammars: callee name -> the fewest arguments it takes (``substr`` 0): ``arg_delete``
+    deletes arguments only of these calls, down to that many."""
+    bare_expression_statements: bool = True
+    """Any expression may be a statement (C++'s ``v;``); Java allows only calls and assignments."""
+    paired_methods: Mapping[str, str] = field(default_factory=dict)
+    """``method_swap`` in typed grammars: a method whose mirror must change together with a
+    sibling argument's (``begin`` with ``end``: ``sort(v.begin(), v.end())`` ->
+    ``sort(v.rbegin(), v.rend())``, one edit)."""
+    paired_calls: frozenset[str] = frozenset()
+    """Callees whose result does not depend on the type of the iterators they take (``sort``,
+    ``accumulate``): only their ``paired_methods`` arguments are mirrored."""
+    member_methods: frozenset[str] = frozenset()
+    """Typed grammars: names that ``method_swap`` mirrors and ``optional_arguments`` shortens only
+    when called as members (``s.find``: ``std::find`` has no ``rfind`` and needs all three)."""
 
     def node_types(self) -> Iterator[str]:
         """Every node type the description names (for checking it against the grammar)."""

@@ -9,6 +9,7 @@ from tree_sitter import Node
 
 from execir.languages.treesitter.families.grammar import Grammar
 from execir.languages.treesitter.families.nodes import atomic, call_arguments, callee, code, operator_text
+from execir.languages.treesitter.families.types import Typing, assignable
 from execir.languages.treesitter.program import Program
 from execir.mutate.edits import SpanEdit
 
@@ -147,30 +148,51 @@ def _receiver(grammar: Grammar, call: Node) -> Node | None:
 def call_unwrap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
     """Replace one call by what it wraps: a one-argument function call by its argument
     (``abs(x)`` -> ``x``), a two-argument ``min``/``max`` by either argument, a method call by its
-    receiver (``s.trim()`` -> ``s``)."""
+    receiver (``s.trim()`` -> ``s``). In typed grammars only where the kept expression's declared
+    type may stand for the call's result (``s.trim()`` -> ``s``, not ``v.size()`` -> ``v``)."""
+    typing = Typing(program, grammar) if grammar.typed_edits else None
     for call in program.walk(grammar.call):
         arguments = call_arguments(program, grammar, call)
         name = callee(grammar, call)
         receiver = _receiver(grammar, call)
         if receiver is not None and program.source(receiver) not in grammar.namespaces:
-            yield program.replace(call, program.source(receiver))
+            if typing is None or _replaceable(program, grammar, typing, call, receiver):
+                yield program.replace(call, program.source(receiver))
             continue
         spelled = program.source(name) if name is not None else None
         if (grammar.unwrap_calls and spelled not in grammar.unwrap_calls) or any(argument.type in grammar.spreads for argument in arguments):
             continue
         if len(arguments) == 1:
-            yield program.replace(call, program.source(arguments[0]))
+            if typing is None or _replaceable(program, grammar, typing, call, arguments[0]):
+                yield program.replace(call, program.source(arguments[0]))
         elif len(arguments) == 2 and spelled in grammar.min_max:
             for argument in arguments:
                 yield program.replace(call, program.source(argument))
 
 
+def _replaceable(program: Program, grammar: Grammar, typing: Typing, call: Node, kept: Node) -> bool:
+    """``kept`` may replace ``call``: a statement of its own where the grammar allows any
+    expression there, else a value whose declared type is assignable to the call's result."""
+    parent = call.parent
+    if parent is not None and parent.type in grammar.statements:
+        return grammar.bare_expression_statements
+    return assignable(grammar, typing.of(call), typing.of(kept))
+
+
 def arg_delete(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
-    """Delete one argument of a call with two or more (with the comma that joins it)."""
+    """Delete one argument of a call with two or more (with the comma that joins it); in typed
+    grammars only of the calls whose ``optional_arguments`` allow one fewer (``s.substr(i, n)``
+    -> ``s.substr(i)``)."""
     for call in program.walk(grammar.call):
         arguments = call_arguments(program, grammar, call)
         if len(arguments) < 2:
             continue
+        if grammar.typed_edits:
+            name = callee(grammar, call)
+            spelled = None if name is None else program.source(name)
+            fewest = grammar.optional_arguments.get(spelled or "")
+            if fewest is None or len(arguments) - 1 < fewest or (spelled in grammar.member_methods and _receiver(grammar, call) is None):
+                continue
         yield from _element_deletions(program, arguments)
 
 

@@ -9,6 +9,7 @@ from tree_sitter import Node
 
 from execir.languages.treesitter.families.grammar import Grammar
 from execir.languages.treesitter.families.nodes import call_arguments, callee, enclosing, operator_text, returned, subscript_index
+from execir.languages.treesitter.families.types import Typing
 from execir.languages.treesitter.program import Program
 from execir.mutate.edits import SpanEdit
 
@@ -70,7 +71,10 @@ def subscript_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
 
 def return_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
     """Exchange the values of two consecutive ``return`` statements of a function
-    (``if (c) return a; return b;`` -> ``if (c) return b; return a;``), as one edit spanning both."""
+    (``if (c) return a; return b;`` -> ``if (c) return b; return a;``), as one edit spanning both;
+    in typed grammars only when every local each value names is visible at the other return too
+    (``for (int i ...) return i; return -1;`` stays)."""
+    typing = Typing(program, grammar) if grammar.typed_edits else None
     for function in program.walk(grammar.functions):
         values = [
             value
@@ -78,9 +82,29 @@ def return_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
             if enclosing(node, grammar.functions) == function and (value := returned(program, grammar, node)) is not None
         ]
         for first, second in zip(values, values[1:]):
+            if typing is not None and not (_movable(program, grammar, typing, first, second) and _movable(program, grammar, typing, second, first)):
+                continue
             edit = _swap(program, first, second)
             if edit is not None:
                 yield edit
+
+
+def _movable(program: Program, grammar: Grammar, typing: Typing, value: Node, target: Node) -> bool:
+    """Every local ``value`` names is declared in a scope that holds ``target`` too."""
+    for node in _identifiers(grammar, value):
+        local = typing.local(node)
+        if local is not None and not (local.scope.start_byte <= target.start_byte < local.scope.end_byte):
+            return False
+    return True
+
+
+def _identifiers(grammar: Grammar, root: Node) -> Iterator[Node]:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in grammar.identifiers:
+            yield node
+        stack.extend(node.children)
 
 
 def _is_variable(grammar: Grammar, node: Node) -> bool:
@@ -90,7 +114,9 @@ def _is_variable(grammar: Grammar, node: Node) -> bool:
 
 def receiver_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
     """Exchange the receiver and the only argument of a method call when both are variables
-    (names, subscripts, fields): ``s.find(t)`` -> ``t.find(s)``."""
+    (names, subscripts, fields): ``s.find(t)`` -> ``t.find(s)``; in typed grammars only when
+    both have the same declared type (``v.push_back(s)`` stays)."""
+    typing = Typing(program, grammar) if grammar.typed_edits else None
     for call in program.walk(grammar.call):
         arguments = call_arguments(program, grammar, call)
         receiver = call.child_by_field_name("object")
@@ -100,6 +126,8 @@ def receiver_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
         if receiver is None or len(arguments) != 1 or program.source(receiver) in grammar.namespaces:
             continue
         if not all(_is_variable(grammar, node) for node in (receiver, arguments[0])):
+            continue
+        if typing is not None and (typing.of(receiver) is None or typing.of(receiver) != typing.of(arguments[0])):
             continue
         edit = _swap(program, receiver, arguments[0])
         if edit is not None:
