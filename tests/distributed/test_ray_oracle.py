@@ -243,3 +243,15 @@ def test_eval_ray_reaches_exec_rerankers_inside_fusions_and_chains() -> None:
     rerankers = [get_reranker(spec, cache_dir=None, oracle_config=OracleConfig(), progress=False) for spec in specs]
     assert use_oracle_factory(rerankers, make) == 4
     assert rerankers[1].inner.oracle_factory is make and all(s.oracle_factory is make for s in rerankers[2].stages)
+
+
+def test_clear_errors_without_ray_and_for_an_unreachable_address(monkeypatch: pytest.MonkeyPatch, capsys, tmp_path: Path) -> None:
+    from execir.cli import main
+
+    assert main(["ray", "check", "--ray", "127.0.0.1:1"]) == 2
+    assert "--ray 127.0.0.1:1: unreachable" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if the extra were not installed
+    (tmp_path / "p.py").write_text("print(1)\n")
+    (tmp_path / "c.json").write_text('[{"input": "", "output": "1\\n"}]')
+    assert main(["exec", "--program", str(tmp_path / "p.py"), "--stdio-cases", str(tmp_path / "c.json"), "--ray", "auto"]) == 2
+    assert "pip install 'execir[ray]'" in capsys.readouterr().err

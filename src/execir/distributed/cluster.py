@@ -8,6 +8,7 @@ machine); ``--ray local`` starts a private single-node Ray whose node offers the
 from __future__ import annotations
 
 import re
+import socket
 from typing import Any
 
 from execir.errors import ExecIRError, MissingDependencyError
@@ -42,6 +43,8 @@ def connect(address: str) -> Any:
     check_address(address)
     if ray.is_initialized():
         return ray
+    if address not in ("auto", "local"):
+        _reachable(address)
     try:
         if address == "local":
             ray.init(include_dashboard=False, resources={RESOURCE: 1}, configure_logging=False, log_to_driver=False)
@@ -51,6 +54,15 @@ def connect(address: str) -> Any:
         where = "no running cluster was found (set RAY_ADDRESS or start one with 'ray start --head')" if address == "auto" else f"{address} is unreachable"
         raise ExecIRError(f"--ray {address}: {where}: {exc}") from exc
     return ray
+
+
+def _reachable(address: str, seconds: float = 5.0) -> None:
+    """Refuse at once an address nothing listens on (Ray itself retries for minutes)."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=seconds).close()
+    except OSError as exc:
+        raise ExecIRError(f"--ray {address}: unreachable ({exc}); give the head node's GCS address (ray start --head prints it)") from exc
 
 
 def sandbox_nodes(ray: Any) -> list[dict[str, Any]]:
