@@ -77,7 +77,7 @@ class Limits:
         }
 
 
-def policy() -> dict[str, float]:
+def policy() -> dict[str, float | str]:
     """The limits policy, for reliability reports."""
     return {
         "factor": DEFAULT_FACTOR,
