@@ -118,32 +118,6 @@ def test_sharded_search_equals_local_with_cross_shard_tie(cluster: Cluster, tmp_
     assert idx[0, :3].tolist() == [10, 2000, 2999]  # the tie across shards, by global index
 
 
-def _pair(tmp_path: Path, options: RayRetrieveOptions = OPTIONS) -> tuple[DenseRetriever, RayDenseRetriever]:
-    return DenseRetriever(HashingEncoder(32), cache_dir=tmp_path / "local"), RayDenseRetriever(HashingEncoder(32), cache_dir=tmp_path / "ray", options=options)
-
-
-def test_ray_retriever_run_equals_local_and_encodes_misses_only(cluster: Cluster, tmp_path: Path) -> None:
-    docs = corpus(200)
-    local, remote = _pair(tmp_path)
-    local.index(docs)
-    remote.index(docs)
-    expected = local.search(QUERIES, top_k=30)
-    got = remote.search(QUERIES, top_k=30)
-    assert got == expected and [list(r) for r in got.values()] == [list(r) for r in expected.values()]  # ids, scores, order
-    assert remote.last_search["identical_rows_moved"] > 0 and remote.last_search["shards"] == 2
-    assert remote.encoded_texts == len(set(docs.values())) + len(QUERIES)
-    assert remote.encoder.stats.runs == 2  # documents, then queries
-    again = RayDenseRetriever(HashingEncoder(32), cache_dir=tmp_path / "ray", options=OPTIONS)
-    again.index(docs)
-    assert again.encoded_texts == 0 and again.encoder.stats.runs == 0  # a second run: Ray Data never ran
-    more = {**docs, "new1": "brand new words here", "new2": "another fresh text"}
-    again.index(more)
-    assert again.encoded_texts == 2 and again.encoder.stats.texts == 2  # only the two misses
-    local.index(more)
-    assert again.search(QUERIES, top_k=30) == local.search(QUERIES, top_k=30)
-    assert again.encoded_texts == 2  # the queries came from the cache
-
-
 def _arrays(value: Any) -> Iterator[np.ndarray]:
     if isinstance(value, np.ndarray):
         yield value
@@ -155,37 +129,59 @@ def _arrays(value: Any) -> Iterator[np.ndarray]:
             yield from _arrays(item)
 
 
-def test_driver_never_receives_the_document_matrix(cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    docs = corpus(400)
+def _spy_on_driver(monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """Shapes of every array the driver gets from ``ray.get``, and of every encoded batch it streams back."""
     received: list[tuple[int, ...]] = []
-    real_get = ray.get
+    batches: list[tuple[int, ...]] = []
+    real_get, real_rows = ray.get, ray_encode.encode_rows
 
-    def spy(refs: Any, *args: Any, **kwargs: Any) -> Any:
+    def get_spy(refs: Any, *args: Any, **kwargs: Any) -> Any:
         value = real_get(refs, *args, **kwargs)
         received.extend(a.shape for a in _arrays(value))
         return value
 
-    monkeypatch.setattr(ray, "get", spy)
-    monkeypatch.setattr(ray_encode, "ENCODE_CHUNK", 64)  # cache shards of 64 rows: the driver holds at most that many
-    batches: list[tuple[int, ...]] = []
-    real_rows = ray_encode.encode_rows
-
-    def batch_spy(*args: Any, **kwargs: Any) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    def rows_spy(*args: Any, **kwargs: Any) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         for rows, vectors in real_rows(*args, **kwargs):
             batches.append(vectors.shape)
             yield rows, vectors
 
-    monkeypatch.setattr(ray_encode, "encode_rows", batch_spy)
-    remote = RayDenseRetriever(HashingEncoder(32), cache_dir=tmp_path, options=OPTIONS)
-    remote.index(docs)
-    run = remote.search(QUERIES, top_k=10)
+    monkeypatch.setattr(ray, "get", get_spy)
+    monkeypatch.setattr(ray_encode, "encode_rows", rows_spy)
+    monkeypatch.setattr(ray_encode, "ENCODE_CHUNK", 64)  # cache shards of 64 rows: the driver holds at most that many
+    return received, batches
+
+
+def test_ray_retriever_equals_local_encodes_misses_only_and_driver_never_holds_the_matrix(
+    cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    docs = corpus(400)
     n = len(docs)
-    assert len(run) == len(QUERIES) and batches and received
-    assert max(s[0] for s in batches) < n and remote.encoder.stats.max_rows_held < 64 + 8
-    assert all(len(s) < 2 or s[1] != 32 or s[0] < n // 2 for s in received), received  # no vectors but queries'
-    assert (len(QUERIES), 10) in received and all(len(s) < 2 or s[0] <= n // 2 for s in received)  # results, shard digests
-    assert not any(isinstance(v, np.ndarray) and v.ndim == 2 and v.shape[0] >= n for v in vars(remote).values())
+    local = DenseRetriever(HashingEncoder(32), cache_dir=tmp_path / "local")
+    remote = RayDenseRetriever(HashingEncoder(32), cache_dir=tmp_path / "ray", options=OPTIONS)
+    local.index(docs)
+    received, batches = _spy_on_driver(monkeypatch)
+    remote.index(docs)
+    got = remote.search(QUERIES, top_k=30)
+    monkeypatch.undo()
+    expected = local.search(QUERIES, top_k=30)
+    assert got == expected and [list(r) for r in got.values()] == [list(r) for r in expected.values()]  # ids, scores, order
+    assert remote.last_search["identical_rows_moved"] > 0 and remote.last_search["shards"] == 2
+    assert remote.encoded_texts == len(set(docs.values())) + len(QUERIES) and remote.encoder.stats.runs == 2  # documents, then queries
+    # the driver: encoded batches and cache shards smaller than the pool, only (queries, k) results and half-pool digests from actors
+    assert batches and max(s[0] for s in batches) < n and remote.encoder.stats.max_rows_held < 64 + OPTIONS.encode.batch_size
     assert remote.encoder.stats.shards_written >= n // 64 - 1
+    assert (len(QUERIES), 30) in received and all(len(s) < 2 or s[0] <= n // 2 for s in received), received
+    assert all(len(s) < 2 or s[1] != 32 for s in received if s != (len(QUERIES), 32)), received  # no document vectors at all
+    assert not any(isinstance(v, np.ndarray) and v.ndim == 2 and v.shape[0] >= n for v in vars(remote).values())
+    again = RayDenseRetriever(HashingEncoder(32), cache_dir=tmp_path / "ray", options=OPTIONS)
+    again.index(docs)
+    assert again.encoded_texts == 0 and again.encoder.stats.runs == 0  # a second run: Ray Data never ran
+    more = {**docs, "new1": "brand new words here", "new2": "another fresh text"}
+    again.index(more)
+    assert again.encoded_texts == 2 and again.encoder.stats.texts == 2  # only the two misses
+    local.index(more)
+    assert again.search(QUERIES, top_k=30) == local.search(QUERIES, top_k=30)
+    assert again.encoded_texts == 2  # the queries came from the cache
 
 
 def test_eval_through_ray_writes_the_same_trec_runs(cluster: Cluster, tmp_path: Path) -> None:
