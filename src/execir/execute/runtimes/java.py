@@ -1,6 +1,14 @@
 """Java (OpenJDK 17, Debian ``default-jdk-headless``): HumanEval-X style tests (``public class Main``
 whose ``main`` checks a ``class Solution`` and throws on failure).
 
+Native tests with a reference are judged outside the candidate's process (:meth:`JavaRuntime.record_plan`,
+:meth:`~JavaRuntime.call_plan`, :meth:`~JavaRuntime.judge_plan`; the rewriting of the reference and
+the judge's classes are :mod:`execir.execute.runtimes.java_split`'s, the trusted harness is
+``java_Split``, ``java_Caller``, ``java_Wire``, ``java_Json``, ``java_Channel``). Every trusted run
+that evaluates tests (record, judge, the in-process run below) starts the JVM with ``-ea`` for the
+tests' own classes (:func:`assertions`): a test written with Java's ``assert`` checks. The rest of
+this docstring is the in-process protocol, kept for tests that cannot be split.
+
 Layout of a native run (one work dir, one ``javac`` then one ``java``):
 
 * ``Solution.java``: the candidate's program, verbatim (unnamed package, as in HumanEval-X).
