@@ -244,3 +244,13 @@ def _bigger_dataset(root: Path) -> Path:
     write_folder(root, records, SplitPlan(0, (0.0, 0.0, 1.0), plan), {"source": {"name": "toy"}})
     load_dataset(root)
     return root
+
+
+def test_a_shard_whose_rows_are_not_in_the_cache_is_refused_clearly(cluster: Cluster, tmp_path: Path) -> None:
+    from execir.errors import ExecIRError
+
+    EmbeddingCache(tmp_path, {"model": "m"}).put(["a", "b"], np.eye(2, dtype=np.float32))
+    with pytest.raises(
+        ExecIRError, match="^sharded search failed: search shard at row 2: 1 of its 2 documents are not in the embedding cache .* storage every node sees"
+    ):
+        ShardedIndex(tmp_path, {"model": "m"}, ["a", "b", "c", "a"], shards=2, num_cpus=0.5)

@@ -22,8 +22,7 @@ def add_retrieve_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="S",
-        help="document shards searched by Ray actors, each loading its rows from the embedding cache, which every node must see "
-        "(default: one per alive node)",
+        help="document shards searched by Ray actors, each loading its rows from the embedding cache, which every node must see (default: one per alive node)",
     )
 
 

@@ -92,11 +92,13 @@ class ShardSearcher:
     def __init__(self, cache_root: str, key: dict[str, Any], texts: list[str], start: int, n_total: int) -> None:
         cache = EmbeddingCache(Path(cache_root), key)
         matrix, missing = cache.lookup(texts)
+        self.problem = None  # raised by the first call, where Ray hands the driver the error itself
         if missing or matrix is None:
-            raise ExecIRError(
+            self.problem = (
                 f"search shard at row {start}: {len(missing)} of its {len(texts)} documents are not in the embedding cache {cache.dir} "
                 f"on {socket.gethostname()} (the cache directory must be on storage every node sees)"
             )
+            matrix = np.zeros((len(texts), 1), dtype=np.float32)
         self.docs = np.ascontiguousarray(matrix, dtype=np.float32)
         self.start = start
         self.rows_per_block = block_rows(n_total)
@@ -109,7 +111,9 @@ class ShardSearcher:
         return {"node_id": ray.get_runtime_context().get_node_id(), "host": socket.gethostname(), "start": self.start, "rows": int(self.docs.shape[0])}
 
     def digests(self) -> np.ndarray:
-        """Each row's 16-byte digest (:func:`row_digests`)."""
+        """Each row's 16-byte digest (:func:`row_digests`); the first call, so it reports a missing row."""
+        if self.problem is not None:
+            raise ExecIRError(self.problem)
         return row_digests(self.docs)
 
     def set_copies(self, excluded: np.ndarray, copies: np.ndarray, originals: np.ndarray) -> None:
