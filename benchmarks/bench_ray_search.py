@@ -12,11 +12,13 @@ Figures (each a ratio of runs made back to back on the same machine):
    ``CachingEncoder`` locally vs ``RayCachingEncoder`` (Ray Data, ``--actors`` actors); texts/s,
    the ratio (the fixed cost of Ray Data against a toy model: a real model dominates it), and the
    vectors' max abs difference.
-3. **Driver peak memory** (``--peak-docs N``, optional): a child process searches an N-document pool
+3. **A real model** (``--st-texts N``, optional): the bundled all-MiniLM-L6-v2 on CPU, local vs Ray Data
+   (``--actors`` actors of ``--st-cpus`` CPUs), texts/s with the model loads included, max abs difference.
+4. **Driver peak memory** (``--peak-docs N``, optional): a child process searches an N-document pool
    locally, another through the shard actors; each reports its own peak RSS (``ru_maxrss``).
 
 Run: ``python benchmarks/bench_ray_search.py [--docs 200000] [--dim 384] [--queries 200] [--k 100]
-[--nodes 2] [--shards 2] [--texts 20000] [--actors 2] [--peak-docs 0]``.
+[--nodes 2] [--shards 2] [--texts 20000] [--actors 2] [--st-texts 0] [--peak-docs 0]``.
 """
 
 from __future__ import annotations
@@ -117,6 +119,23 @@ def encoding(texts: int, actors: int, dim: int, tmp: Path) -> dict[str, float]:
     return {"local_s": local_s, "ray_s": ray_s, "ray_again_s": ray2_s, "max_abs_diff": float(np.max(np.abs(local - vectors)))}
 
 
+def st_encoding(texts: int, actors: int, cpus: float, tmp: Path) -> dict[str, float]:
+    """The bundled all-MiniLM-L6-v2: local CachingEncoder vs Ray Data (model load included in both)."""
+    from execir.retrieve.registry import _dense_encoder
+
+    rng = np.random.default_rng(4)
+    words = [f"w{i}" for i in range(5000)]
+    corpus = [" ".join(rng.choice(words, size=30)) + f" #{i}" for i in range(texts)]
+    started = time.perf_counter()
+    local = CachingEncoder(_dense_encoder(None, device="cpu", progress=False), tmp / "st-local").encode(corpus, role="document")
+    local_s = time.perf_counter() - started
+    remote = RayCachingEncoder(_dense_encoder(None, device="cpu", progress=False), tmp / "st-ray", EncodeOptions(actors=actors, num_cpus=cpus, batch_size=256))
+    started = time.perf_counter()
+    vectors = remote.encode(corpus, role="document")
+    ray_s = time.perf_counter() - started
+    return {"local_s": local_s, "ray_s": ray_s, "max_abs_diff": float(np.max(np.abs(local - vectors)))}
+
+
 def peak_child(mode: str, n: int, dim: int, queries: int, k: int, shards: int, address: str) -> None:
     """Run in a child: build nothing, search the pool already in the cache, print peak RSS (MiB)."""
     root = Path(sys.argv[sys.argv.index("--cache") + 1])
@@ -143,6 +162,8 @@ def main() -> None:
     parser.add_argument("--shards", type=int, default=2)
     parser.add_argument("--texts", type=int, default=20_000)
     parser.add_argument("--actors", type=int, default=2)
+    parser.add_argument("--st-texts", type=int, default=0, help="also encode this many texts with the bundled MiniLM, local vs Ray Data (0: skip)")
+    parser.add_argument("--st-cpus", type=float, default=1.0, help="CPUs per MiniLM encoder actor")
     parser.add_argument("--peak-docs", type=int, default=0, help="also measure driver peak RSS for a pool this large (0: skip)")
     parser.add_argument("--child", choices=("local", "ray"), default=None, help=argparse.SUPPRESS)
     parser.add_argument("--cache", default=None, help=argparse.SUPPRESS)
@@ -193,6 +214,13 @@ def main() -> None:
                 f"  ratio ray/local time {enc['ray_s'] / enc['local_s']:.1f}x (again {enc['ray_again_s'] / enc['local_s']:.1f}x); "
                 f"fixed overhead ~{enc['ray_again_s'] - enc['local_s']:.1f} s; max abs diff {enc['max_abs_diff']}"
             )
+            if args.st_texts:
+                st = st_encoding(args.st_texts, args.actors, args.st_cpus, root)
+                print(
+                    f"MiniLM {args.st_texts} texts, {args.actors} actors x {args.st_cpus} CPU: local {args.st_texts / st['local_s']:.1f} texts/s "
+                    f"({st['local_s']:.1f} s), ray {args.st_texts / st['ray_s']:.1f} texts/s ({st['ray_s']:.1f} s); "
+                    f"ratio ray/local time {st['ray_s'] / st['local_s']:.2f}x; max abs diff {st['max_abs_diff']:.2e}"
+                )
             if args.peak_docs:
                 pool(root / "peak", args.peak_docs, args.dim, args.shards)
                 for mode in ("local", "ray"):

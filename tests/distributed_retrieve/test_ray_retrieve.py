@@ -161,17 +161,18 @@ def test_ray_retriever_equals_local_encodes_misses_only_and_driver_never_holds_t
     local.index(docs)
     received, batches = _spy_on_driver(monkeypatch)
     remote.index(docs)
-    got = remote.search(QUERIES, top_k=30)
+    queries = {**QUERIES, "q_same": QUERIES["q3"]}  # a repeated text is encoded once and shares its vector
+    got = remote.search(queries, top_k=30)
     monkeypatch.undo()
-    expected = local.search(QUERIES, top_k=30)
+    expected = local.search(queries, top_k=30)
     assert got == expected and [list(r) for r in got.values()] == [list(r) for r in expected.values()]  # ids, scores, order
     assert remote.last_search["identical_rows_moved"] > 0 and remote.last_search["shards"] == 2
     assert remote.encoded_texts == len(set(docs.values())) + len(QUERIES) and remote.encoder.stats.runs == 2  # documents, then queries
     # the driver: encoded batches and cache shards smaller than the pool, only (queries, k) results and half-pool digests from actors
     assert batches and max(s[0] for s in batches) < n and remote.encoder.stats.max_rows_held < 64 + OPTIONS.encode.batch_size
     assert remote.encoder.stats.shards_written >= n // 64 - 1
-    assert (len(QUERIES), 30) in received and all(len(s) < 2 or s[0] <= n // 2 for s in received), received
-    assert all(len(s) < 2 or s[1] != 32 for s in received if s != (len(QUERIES), 32)), received  # no document vectors at all
+    assert (len(queries), 30) in received and all(len(s) < 2 or s[0] <= n // 2 for s in received), received
+    assert all(len(s) < 2 or s[1] != 32 for s in received if s != (len(queries), 32)), received  # no document vectors at all
     assert not any(isinstance(v, np.ndarray) and v.ndim == 2 and v.shape[0] >= n for v in vars(remote).values())
     again = RayDenseRetriever(HashingEncoder(32), cache_dir=tmp_path / "ray", options=OPTIONS)
     again.index(docs)

@@ -187,8 +187,8 @@ class RayCachingEncoder(CachingEncoder):
         unique = list(dict.fromkeys(texts[i] for i in missing))
         slot_of = {text: slot for slot, text in enumerate(unique)}
         slots = np.array([slot_of[texts[i]] for i in missing], dtype=np.int64)
-        first = np.full(len(unique), -1, dtype=np.int64)
-        first[slots[::-1]] = np.asarray(missing, dtype=np.int64)[::-1]  # each slot's first position
+        first = np.full(len(unique), len(texts), dtype=np.int64)
+        np.minimum.at(first, slots, np.asarray(missing, dtype=np.int64))  # each unique miss's first position
         for rows, vectors in self._run(unique, role, batch_size, cache):
             if out is None:
                 out = np.zeros((len(texts), vectors.shape[1]), dtype=np.float32)
