@@ -38,6 +38,12 @@ CASES = [
         [("b.reverse()", "b"), ("s.trim()", "s")],
     ),
     ("java", "call_unwrap", "class A { int f(String s) { return Integer.parseInt(s) + String.valueOf(s).length(); } }", []),
+    (
+        "java",
+        "call_unwrap",
+        "class A { int f(List<Integer> l) { return Collections.max(l) + Math.max(l.get(0), 1); } }",
+        [("Math.max(l.get(0), 1)", "1"), ("Math.max(l.get(0), 1)", "l.get(0)")],
+    ),
     # term_insert: never into a string
     ("cpp", "term_insert", "string f(string a, string b) { string c = a + b; return c; }", []),
     ("cpp", "term_insert", "int f(int a, int b) { return a * b; }", [("a * b", "a * b + 1"), ("a * b", "a * b - 1")]),
@@ -45,10 +51,11 @@ CASES = [
     # return_swap: a returned local must be visible at the other return
     ("cpp", "return_swap", "int f(vector<int> v) { for (int i = 0; i < v.size(); i++) if (v[i]) return i; return -1; }", []),
     ("cpp", "return_swap", "int f(int a, int b) { if (a) return a; return b; }", [("a; return b", "b; return a")]),
+    ("cpp", "return_swap", "int f(int a) { if (a) return 0; int n = a * 2; return n; }", []),  # n is declared after the first return
     ("java", "return_swap", "class A { int f(int[] v) { for (int i : v) { if (i > 0) return i; } return 0; } }", []),
     # arg_delete: only calls with an overload taking fewer arguments
     ("cpp", "arg_delete", "string f(string s, int i) { return s.substr(i, 2) + to_string(max(i, 1)); }", [(", 2", ""), ("i, ", "")]),
-    ("java", "arg_delete", 'class A { int f(String s) { return s.indexOf("a", 2) + Math.max(1, 2); } }', [('"a", ', ""), (", 2", "")]),
+    ("java", "arg_delete", 'class A { int f(String s) { return s.indexOf("a", 2) + Math.max(1, 2); } }', [(", 2", "")]),  # the needed argument stays
     # method_swap: begin/end change together; std::find has no rfind
     ("cpp", "method_swap", "void f(vector<int> v) { sort(v.begin(), v.end()); }", [("begin(), v.end", "rbegin(), v.rend")]),
     # (find's iterator result would change type; std::find has no rfind)

@@ -41,6 +41,8 @@ METHOD_RESULTS = {
     **dict.fromkeys(("at", "front", "back"), ELEMENT),
     "substr": SAME,
     "empty": "bool",
+    **dict.fromkeys(("begin", "end"), "iterator"),
+    **dict.fromkeys(("rbegin", "rend"), "reverse_iterator"),
 }
 """Library members' results (``size_t`` spelled ``int``: any arithmetic type converts in C++)."""
 

@@ -44,7 +44,7 @@ METHOD_RESULTS = {
     "charAt": "char",
     **dict.fromkeys(("substring", "trim", "strip", "toLowerCase", "toUpperCase", "replace", "replaceAll", "concat", "repeat", "toString"), "String"),
     **dict.fromkeys(("equals", "isEmpty", "contains", "startsWith", "endsWith", "containsKey", "hasNext"), "boolean"),
-    **dict.fromkeys(("reverse", "append", "insert", "deleteCharAt"), SAME),
+    **dict.fromkeys(("reverse", "append", "insert", "deleteCharAt", "subList", "filter", "sorted", "distinct", "limit", "skip"), SAME),
     "toCharArray": "char[]",
     "split": "String[]",
     "doubleValue": "double",
@@ -56,6 +56,7 @@ FUNCTION_RESULTS = {
     **dict.fromkeys(("abs", "max", "min", "floorMod", "floorDiv", "toUpperCase", "toLowerCase"), SAME),
     **dict.fromkeys(("sqrt", "pow", "floor", "ceil", "log", "log10", "exp", "cbrt", "parseDouble", "hypot"), "double"),
     **dict.fromkeys(("parseInt", "getNumericValue", "bitCount"), "int"),
+    **dict.fromkeys(("Collections.max", "Collections.min"), ELEMENT),
     "round": "long",
     "parseLong": "long",
     "toString": "String",
@@ -63,8 +64,9 @@ FUNCTION_RESULTS = {
 }
 """Static library methods' results (``Math.``, ``Character.``, ``Integer.``, ...)."""
 
-OPTIONAL_ARGUMENTS = {"substring": 1, "indexOf": 1, "lastIndexOf": 1, "split": 1, "parseInt": 1, "toString": 1, "sort": 1}
-"""Methods with an overload taking fewer arguments: the fewest they take."""
+OPTIONAL_ARGUMENTS = {"substring": 1, "indexOf": 1, "lastIndexOf": 1, "split": 1, "parseInt": 1, "toString": 1, "sort": 1, "asList": 0, "of": 0, "join": 1}
+"""Methods with an overload taking fewer arguments, or variable arguments (``Arrays.asList``,
+``List.of``, ``String.join``): the fewest they take."""
 
 GRAMMAR = Grammar(
     name="java",

@@ -100,26 +100,39 @@ def min_max_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
 def attribute_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
     """Replace one member name by another member name the file uses the same way: a method called
     with the same number of arguments, or a field, of a value or of the same namespace
-    (``strings.Split`` only becomes another ``strings.`` function; in typed grammars only another
-    member used on the same declared type or namespace with the same declared result:
-    ``s.size()`` <-> ``t.length()`` of strings, not ``v.begin()`` -> ``v.size()``); at most
-    :data:`ATTRIBUTE_CHOICES` (the names used most often, then alphabetically)."""
+    (``strings.Split`` only becomes another ``strings.`` function; in typed grammars a member of
+    the same declared type or namespace, used with arguments of the same declared types, whose
+    declared result is the same or is dropped (a call that is a statement of its own):
+    ``s.size()`` <-> ``t.length()`` of strings, not ``v.begin()`` -> ``v.size()``); at most :data:`ATTRIBUTE_CHOICES` (the names used most often, then
+    alphabetically)."""
     uses = list(_member_names(program, grammar))
     typing = Typing(program, grammar) if grammar.typed_edits else None
-    owners = {name.id: _typed_owner(program, grammar, typing, name, call) for name, call in uses}
+    owners = {name.id: _typed_owner(program, grammar, typing, name) for name, _ in uses}
+    results = {name.id: _typed_result(typing, name, call) for name, call in uses}
+    signatures = {name.id: _signature(program, grammar, typing, call) for name, call in uses}
     counts: dict[tuple[int | None, str | None, str], int] = {}
+    given: dict[tuple[int | None, str | None, str], set[str | None]] = {}
+    taken: dict[tuple[int | None, str | None, str], set[tuple[str | None, ...]]] = {}
     for name, call in uses:
         key = (_arity(program, grammar, call), owners[name.id], program.source(name))
         counts[key] = counts.get(key, 0) + 1
+        given.setdefault(key, set()).add(results[name.id])
+        taken.setdefault(key, set()).add(signatures[name.id])
     for name, call in uses:
-        arity, owner, spelled = _arity(program, grammar, call), owners[name.id], program.source(name)
-        if owner is None:
+        arity, owner, spelled, result = _arity(program, grammar, call), owners[name.id], program.source(name), results[name.id]
+        signature = signatures[name.id]
+        if owner is None or None in signature:
             continue
+        free = call is not None and call.parent is not None and call.parent.type in grammar.statements
         others = sorted(
             (
                 (count, other)
                 for (other_arity, other_owner, other), count in counts.items()
-                if other_arity == arity and other_owner == owner and other != spelled
+                if other_arity == arity
+                and other_owner == owner
+                and other != spelled
+                and signature in taken[(other_arity, other_owner, other)]
+                and (free or (result is not None and given[(other_arity, other_owner, other)] == {result}))
             ),
             key=lambda pair: (-pair[0], pair[1]),
         )
@@ -127,20 +140,31 @@ def attribute_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
             yield program.replace(name, other)
 
 
-def _typed_owner(program: Program, grammar: Grammar, typing: Typing | None, name: Node, call: Node | None) -> str | None:
-    """What a member name is used on: its namespace or "" (untyped grammars); in typed grammars
-    also the declared type of the value it is read on and the type it gives (None when either
-    is unknown)."""
+def _typed_owner(program: Program, grammar: Grammar, typing: Typing | None, name: Node) -> str | None:
+    """What a member name is used on: its namespace, else "" (untyped grammars) or the declared
+    type of the value it is read on (None when unknown)."""
     namespace = _owner(program, grammar, name)
-    if typing is None:
+    if typing is None or namespace:
         return namespace
     parent = name.parent
     owner = None if parent is None else parent.child_by_field_name(grammar.member[parent.type][0])
-    receiver = namespace or (None if owner is None else typing.of(owner))
-    result = typing.of(call if call is not None else parent) if parent is not None else None
-    if receiver is None or result is None:
-        return None
-    return f"{'' if namespace else 'value '}{receiver} -> {result}"
+    declared = None if owner is None else typing.of(owner)
+    return None if declared is None else f"value {declared}"
+
+
+def _signature(program: Program, grammar: Grammar, typing: Typing | None, call: Node | None) -> tuple[str | None, ...]:
+    """The declared types of a call's arguments (empty in untyped grammars and for fields)."""
+    if typing is None or call is None:
+        return ()
+    return tuple(typing.of(argument) for argument in call_arguments(program, grammar, call))
+
+
+def _typed_result(typing: Typing | None, name: Node, call: Node | None) -> str | None:
+    """The declared type a member use gives ("" in untyped grammars; None when unknown)."""
+    if typing is None:
+        return ""
+    used = call if call is not None else name.parent
+    return None if used is None else typing.of(used)
 
 
 def _arity(program: Program, grammar: Grammar, call: Node | None) -> int | None:

@@ -219,11 +219,12 @@ class Grammar:
     """Method name -> the type it returns, or :data:`~.types.ELEMENT` / :data:`~.types.SAME`
     (the receiver's element type or own type); typed grammars only."""
     function_results: Mapping[str, str] = field(default_factory=dict)
-    """Free or static function name -> the type it returns, or ``ELEMENT`` / ``SAME`` of its first
-    argument."""
+    """Free or static function name (or ``Namespace.name``, looked up first) -> the type it
+    returns, or ``ELEMENT`` / ``SAME`` of its first argument."""
     optional_arguments: Mapping[str, int] = field(default_factory=dict)
     """Typed grammars: callee name -> the fewest arguments it takes (``substr`` 0): ``arg_delete``
-    deletes arguments only of these calls, down to that many."""
+    deletes arguments only of these calls, down to that many, and only the ones after that many
+    (the optional ones)."""
     bare_expression_statements: bool = True
     """Any expression may be a statement (C++'s ``v;``); Java allows only calls and assignments."""
     paired_methods: Mapping[str, str] = field(default_factory=dict)

@@ -181,19 +181,21 @@ def _replaceable(program: Program, grammar: Grammar, typing: Typing, call: Node,
 
 def arg_delete(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
     """Delete one argument of a call with two or more (with the comma that joins it); in typed
-    grammars only of the calls whose ``optional_arguments`` allow one fewer (``s.substr(i, n)``
-    -> ``s.substr(i)``)."""
+    grammars only of the calls whose ``optional_arguments`` allow one fewer, and only an argument
+    after the ones they need (``s.substring(i, j)`` -> ``s.substring(i)``)."""
     for call in program.walk(grammar.call):
         arguments = call_arguments(program, grammar, call)
         if len(arguments) < 2:
             continue
+        first = 0
         if grammar.typed_edits:
             name = callee(grammar, call)
             spelled = None if name is None else program.source(name)
             fewest = grammar.optional_arguments.get(spelled or "")
             if fewest is None or len(arguments) - 1 < fewest or (spelled in grammar.member_methods and _receiver(grammar, call) is None):
                 continue
-        yield from _element_deletions(program, arguments)
+            first = fewest
+        yield from (edit for index, edit in enumerate(_element_deletions(program, arguments)) if index >= first)
 
 
 def _element_deletions(program: Program, items: list[Node]) -> Iterator[SpanEdit]:

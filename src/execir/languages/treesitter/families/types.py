@@ -200,7 +200,8 @@ class Typing:
             rule = self.grammar.method_results.get(spelled)
             subject = self.of(receiver)
         else:
-            rule = self.grammar.function_results.get(spelled)
+            qualified = f"{self.program.source(receiver)}.{spelled}" if receiver is not None else spelled
+            rule = self.grammar.function_results.get(qualified, self.grammar.function_results.get(spelled))
             arguments = call_arguments(self.program, self.grammar, call)
             subject = self.of(arguments[0]) if arguments else None
             if rule is None and receiver is None:

@@ -73,7 +73,7 @@ def return_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
     """Exchange the values of two consecutive ``return`` statements of a function
     (``if (c) return a; return b;`` -> ``if (c) return b; return a;``), as one edit spanning both;
     in typed grammars only when every local each value names is visible at the other return too
-    (``for (int i ...) return i; return -1;`` stays)."""
+    (``for (int i ...) return i; return -1;`` and ``if (c) return 0; int n = 1; return n;`` stay)."""
     typing = Typing(program, grammar) if grammar.typed_edits else None
     for function in program.walk(grammar.functions):
         values = [
@@ -90,10 +90,10 @@ def return_swap(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
 
 
 def _movable(program: Program, grammar: Grammar, typing: Typing, value: Node, target: Node) -> bool:
-    """Every local ``value`` names is declared in a scope that holds ``target`` too."""
+    """Every local ``value`` names is declared before ``target`` in a scope that holds it too."""
     for node in _identifiers(grammar, value):
         local = typing.local(node)
-        if local is not None and not (local.scope.start_byte <= target.start_byte < local.scope.end_byte):
+        if local is not None and not (local.node.end_byte <= target.start_byte and local.scope.start_byte <= target.start_byte < local.scope.end_byte):
             return False
     return True
 
