@@ -48,8 +48,12 @@ CASES = [
     ("cpp", "term_insert", "string f(string a, string b) { string c = a + b; return c; }", []),
     ("cpp", "term_insert", "int f(int a, int b) { return a * b; }", [("a * b", "a * b + 1"), ("a * b", "a * b - 1")]),
     ("java", "term_insert", "class A { int f(String s, int n) { String t = s + n; return n * 2; } }", [("n * 2", "n * 2 + 1"), ("n * 2", "n * 2 - 1")]),
-    # return_swap: a returned local must be visible at the other return
-    ("cpp", "return_swap", "int f(vector<int> v) { for (int i = 0; i < v.size(); i++) if (v[i]) return i; return -1; }", []),
+    (
+        "java",
+        "term_insert",
+        "class A { boolean f(char c) { return (c - '0') % 2 == 0; } }",
+        [("(c - '0') % 2", "(c - '0') % 2 + 1"), ("(c - '0') % 2", "(c - '0') % 2 - 1"), ("c - '0'", "c - '0' + 1"), ("c - '0'", "c - '0' - 1")],
+    ),
     ("cpp", "return_swap", "int f(int a, int b) { if (a) return a; return b; }", [("a; return b", "b; return a")]),
     ("cpp", "return_swap", "int f(int a) { if (a) return 0; int n = a * 2; return n; }", []),  # n is declared after the first return
     ("java", "return_swap", "class A { int f(int[] v) { for (int i : v) { if (i > 0) return i; } return 0; } }", []),

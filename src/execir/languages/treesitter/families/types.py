@@ -88,13 +88,13 @@ def assignable(grammar: Grammar, target: str | None, value: str | None) -> bool:
 
 
 def numeric(grammar: Grammar, declared: str | None) -> bool:
-    """A number type (not ``bool``/``boolean``; ``char`` counts in C++ only)."""
+    """A type arithmetic works on (``char`` included: ``c - '0'``; not ``bool``/``boolean``)."""
     if declared is None:
         return False
     declared = _BOXES.get(declared, declared)
     if declared in ("bool", "boolean"):
         return False
-    return declared in ARITHMETIC if grammar.implicit_arithmetic else declared in _WIDENING and declared != "char"
+    return declared in ARITHMETIC if grammar.implicit_arithmetic else declared in _WIDENING
 
 
 @dataclass(frozen=True)
@@ -224,7 +224,8 @@ class Typing:
         if left == right:
             return left
         if numeric(self.grammar, left) and numeric(self.grammar, right):
-            return "double" if "double" in (left, right) else left if _rank(left) >= _rank(right) else right
+            widest = left if _rank(left) >= _rank(right) else right
+            return "double" if "double" in (left, right) else widest if _rank(widest) >= _rank("int") else "int"
         return None
 
 
