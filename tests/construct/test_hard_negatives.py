@@ -13,7 +13,7 @@ import pytest
 from execir.construct import verify as verify_module
 from execir.construct.commands import _hard_negative_lines
 from execir.construct.config import BuildConfig
-from execir.construct.pipeline import hard_negative_report
+from execir.construct.pipeline import hard_negative_report, judged_outside
 from execir.construct.undefined_behaviour import REACHED, instrument_cpp, probe_job
 from execir.construct.verify import verify
 from execir.execute import Limits, Oracle, OracleConfig
@@ -53,6 +53,7 @@ def test_error_and_undefined_behaviour_are_rejected_and_counted(monkeypatch: pyt
         outcome = verify([_task()], oracle, config)
     (item,) = outcome.verified
     assert [k.mutant.operator for k in item.mutants] == ["stub_wrong"]
+    assert judged_outside(outcome.verified) == {"tasks": 1, "of": 1, "share": 1.0, "in_process": []}
     assert outcome.rejected == Counter({"does_not_compile": 1, "undefined_behaviour": 2})
     assert outcome.operators["stub_no_compile"] == Counter(generated=1, executed=1, compiled=0, does_not_compile=1, undefined_behaviour=0, kept=0)
     assert outcome.operators["stub_flow_off"]["undefined_behaviour"] == 1 and outcome.operators["stub_flow_off"]["compiled"] == 1

@@ -208,13 +208,22 @@ def _language_lines(language: str, facts: dict) -> list[str]:
         f"  mutant candidates: {counts['candidates_generated']} generated, {counts['candidates_executed']} executed; "
         f"rejected: {rejected}; verified failing but not needed: {counts['verified_unused']}",
         f"  oracle: ground-truth pass rate={facts['oracle']['ground_truth_pass_rate']}, "
-        f"flaky={len(facts['oracle']['flaky'])}, undecided={len(facts['oracle']['undecided'])}",
+        f"flaky={len(facts['oracle']['flaky'])}, undecided={len(facts['oracle']['undecided'])}, "
+        f"judged outside the candidate's process: {_judged_outside(facts['oracle'].get('judged_outside'))}",
     ]
     run = counts.get("human_bugs_run", 0)
     if run:
         human_rejected = ", ".join(f"{k}={v}" for k, v in counts.get("human_bugs_rejected", {}).items()) or "none"
         lines.append(f"  human-written bugs: {counts['human']} verified failing of {run} run; rejected: {human_rejected}")
     return lines
+
+
+def _judged_outside(facts: dict | None) -> str:
+    if not facts or not facts["of"]:
+        return "-"
+    inside = facts["in_process"]
+    listed = ", ".join(inside[:5]) + (" ..." if len(inside) > 5 else "")
+    return f"{facts['tasks']}/{facts['of']} tasks" + (f" (in-process: {listed})" if inside else "")
 
 
 def _hard_negative_lines(report: dict | None) -> list[str]:

@@ -23,6 +23,7 @@ from execir.dataset.splits import split_problems
 from execir.dataset.write import write_collection
 from execir.errors import ExecIRError
 from execir.execute import Oracle, OracleConfig
+from execir.execute.jobs import IN_PROCESS, JUDGED_OUTSIDE
 from execir.languages import FAMILY_WEIGHTS, get_language, select_operators
 from execir.languages.base import family_table
 from execir.tasks import bundled_humaneval_path, load_humaneval, load_mbpp
@@ -197,6 +198,7 @@ def _language_facts(config: BuildConfig, language_build: LanguageBuild, reliabil
         "excluded": [{"task_id": e.task_id, "reason": e.reason} for e in outcome.excluded],
         "oracle": {
             "ground_truth_pass_rate": round(admitted / outcome.canonicals_run, 6) if outcome.canonicals_run else None,
+            "judged_outside": judged_outside(outcome.verified),
             "flaky": sorted(outcome.flaky),
             "undecided": sorted(outcome.undecided),
             "mutant_verdicts": dict(sorted(outcome.verdicts.items())),
@@ -205,6 +207,15 @@ def _language_facts(config: BuildConfig, language_build: LanguageBuild, reliabil
         },
         **_toolchain(reliability, language_build.language),
     }
+
+
+def judged_outside(verified: Sequence[VerifiedTask]) -> dict[str, Any]:
+    """How many kept tasks had their tests judged outside the candidate's process (the rest ran
+    in-process: tests the runtime cannot split, or whose record run did not complete)."""
+    judged = [v for v in verified if v.has_canonical]
+    outside = sorted(v.task.task_id for v in judged if v.protocol == JUDGED_OUTSIDE)
+    share = round(len(outside) / len(judged), 6) if judged else None
+    return {"tasks": len(outside), "of": len(judged), "share": share, "in_process": sorted(v.task.task_id for v in judged if v.protocol == IN_PROCESS)}
 
 
 def pool_counts(verified: Sequence[VerifiedTask]) -> dict[str, Any]:

@@ -56,6 +56,9 @@ class VerifiedTask:
     tried: int = 0
     human: list[KeptMutant] = field(default_factory=list)
     """Human-written bugs verified to fail."""
+    protocol: str = ""
+    """How the canonical's tests were judged at admission (``judged-outside`` or ``in-process``;
+    empty for a task without a canonical)."""
     extras: list[KeptExtra] = field(default_factory=list)
     """Rewrites verified to pass, and user candidates verified to pass (grade 2) or fail (grade 1)."""
 
@@ -138,7 +141,7 @@ def admit_tasks(tasks: Sequence[Task], oracle: Oracle, config: BuildConfig) -> t
     )
     for task, admission in zip(candidates, admissions):
         if admission.ok:
-            admitted.append(VerifiedTask(task, admission.limits, admission.cpu_seconds))
+            admitted.append(VerifiedTask(task, admission.limits, admission.cpu_seconds, protocol=admission.results[0].protocol))
         else:
             excluded.append(ExcludedTask(task.task_id, exclusion_reason(admission)))
     order = {t.task_id: i for i, t in enumerate(tasks)}
