@@ -4,8 +4,11 @@ For each language with public tasks in ``../shared/data`` (HumanEval-X C++/Java/
 HumanEvalPack's human-written buggy solutions; MBXP Ruby), in one run:
 
 1. ground truth: every canonical through the oracle three times (it must PASS each time) and every
-   buggy solution once (it must not PASS);
-2. throughput: canonicals + buggy solutions once more with an empty cache, full isolation, against
+   buggy solution once (it must not PASS), with the canonical as the reference, as a build runs
+   them: the tests are judged outside the candidate's process wherever the runtime can split them
+   (the share of tasks and checks judged outside is reported);
+2. throughput: canonicals + buggy solutions once more with an empty cache (each task's record run,
+   and the reference's own pass through the judge, included), full isolation, against
    the reference way (HumanEval-X / MBXP: compile and run program + tests in a plain subprocess with
    a timeout, trusting the exit status), as checks per second and their ratio, plus the median
    compile and run time per check;
@@ -44,6 +47,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
+from execir.execute.jobs import JUDGED_OUTSIDE
 from execir.tasks.multilingual import humanevalx_with_pack, native_tasks, shared_data
 from execir.types import TestSuite, Verdict
 
@@ -125,11 +129,18 @@ def reference_run(language: str, source: str, folder: Path) -> bool:
     return True
 
 
-def oracle_verdicts(programs: list[tuple[str, str]], language: str, workers: int) -> tuple[list[Verdict], float, float, list[float], list[float]]:
+Program = tuple[str, str, str, str]
+"""(program, tests, entry point, reference): with a reference the tests are judged outside the
+candidate's process wherever the runtime can split them, as in a build; without one, in-process."""
+
+
+def oracle_verdicts(programs: list[Program], language: str, workers: int) -> tuple[list[Verdict], float, float, list[float], list[float], list[str]]:
     """Verdicts with an empty cache, wall time, total CPU (this process's, with the oracle's threads,
-    and the slots' cgroups: sandboxes, compilers, candidates; the slots' one-off start excluded), and
-    compile and run CPU seconds per check."""
-    jobs = [Job(program, TestSuite("native", tests), "", RUN_LIMITS, language=language) for program, tests in programs]
+    and the slots' cgroups: sandboxes, compilers, candidates, record and judge runs; the slots'
+    one-off start excluded), compile and run CPU seconds per check, and each check's protocol."""
+    jobs = [
+        Job(program, TestSuite("native", tests), entry, RUN_LIMITS, reference=reference, language=language) for program, tests, entry, reference in programs
+    ]
     started = time.perf_counter()
     with Oracle(OracleConfig(workers=workers, progress=False)) as oracle:
         oracle.start()
@@ -139,7 +150,7 @@ def oracle_verdicts(programs: list[tuple[str, str]], language: str, workers: int
         cpu = own_cpu_seconds() + slots_cpu_seconds(oracle) - cpu
         if not any(slot.cgroup for slot in oracle.slots):  # no cgroups: the runs' own CPU only
             cpu += sum(r.seconds + r.compile_seconds for r in results)
-    return [r.verdict for r in results], elapsed, cpu, [r.compile_seconds for r in results], [r.seconds for r in results]
+    return [r.verdict for r in results], elapsed, cpu, [r.compile_seconds for r in results], [r.seconds for r in results], [r.protocol for r in results]
 
 
 def slots_cpu_seconds(oracle: Oracle) -> float:
@@ -171,23 +182,24 @@ def busy_loops(n: int = 2) -> list[subprocess.Popen]:
 
 def language_figures(language: str, data: Path, limit: int | None, workers: int) -> dict:
     tasks = native_tasks(language, data)[:limit]
-    canon = [(t.program, t.tests) for t in tasks]
+    canon: list[Program] = [(t.program, t.tests, t.entry_point, t.program) for t in tasks]
     buggy_tasks = [t for t in tasks if t.buggy is not None]
-    buggy = [(t.buggy or "", t.tests) for t in buggy_tasks]
+    buggy: list[Program] = [(t.buggy or "", t.tests, t.entry_point, t.program) for t in buggy_tasks]
     with Oracle(OracleConfig(workers=workers, progress=False)) as oracle:
-        admissions = oracle.admit_canonicals([(p, TestSuite("native", t), "") for p, t in canon], repeats=3, language=language, desc=f"{language} x3")
+        entries = [(p, TestSuite("native", t), e) for p, t, e, _ in canon]
+        admissions = oracle.admit_canonicals(entries, repeats=3, language=language, desc=f"{language} x3")
     not_admitted = [(t.task_id, a.reason[:300]) for t, a in zip(tasks, admissions) if not a.ok]
     programs = canon + buggy
     if language == "go":
         files = codegeex_go(data)
         sources = [files[t.task_id][0] for t in tasks] + [files[t.task_id][1] for t in buggy_tasks]
     else:
-        sources = [f"{program}\n{tests}\n" for program, tests in programs]
-    verdicts, seconds, cpu, compile_cpu, run_cpu = oracle_verdicts(programs, language, workers)
+        sources = [f"{program}\n{tests}\n" for program, tests, _, _ in programs]
+    verdicts, seconds, cpu, compile_cpu, run_cpu, protocols = oracle_verdicts(programs, language, workers)
     passed_ref, ref_seconds, ref_cpu = reference_verdicts(sources, language, workers)
     loops = busy_loops()
     try:
-        loaded, _, _, _, _ = oracle_verdicts(programs, language, workers)
+        loaded, *_ = oracle_verdicts(programs, language, workers)
     finally:
         for loop in loops:
             loop.kill()
@@ -197,6 +209,8 @@ def language_figures(language: str, data: Path, limit: int | None, workers: int)
     return {
         "tasks": len(tasks),
         "canonical_pass_x3": len(tasks) - len(not_admitted),
+        "judged_outside_tasks": sum(a.results[0].protocol == JUDGED_OUTSIDE for a in admissions),
+        "judged_outside_checks": sum(p == JUDGED_OUTSIDE for p in protocols),
         "canonicals_not_admitted": not_admitted,
         "buggy": len(buggy),
         "buggy_not_pass": sum(v is not Verdict.PASS for v in buggy_verdicts),
@@ -259,6 +273,7 @@ COLUMNS = (
     ("idle vs loaded agreement", "agreement_idle_vs_loaded"),
     ("canonicals pass x3", None),
     ("buggy not PASS", None),
+    ("tasks judged outside", None),
 )
 
 
@@ -267,8 +282,9 @@ def table(report: dict) -> str:
     lines = ["| " + " | ".join(name for name, _ in COLUMNS) + " |", "|" + " --- |" * len(COLUMNS)]
     for language, figures in report.items():
         cells = [language]
-        cells += [str(figures[key]) for _, key in COLUMNS[1:-2] if key]
+        cells += [str(figures[key]) for _, key in COLUMNS[1:-3] if key]
         cells += [f"{figures['canonical_pass_x3']}/{figures['tasks']}", f"{figures['buggy_not_pass']}/{figures['buggy']}"]
+        cells.append(f"{figures['judged_outside_tasks']}/{figures['tasks']}")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
