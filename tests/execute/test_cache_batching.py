@@ -43,14 +43,22 @@ def test_rows_are_committed_in_batches_and_readable_before(tmp_path, monkeypatch
     assert got is not None and got.verdict is Verdict.FAIL and got.cached
 
 
-def test_a_slow_trickle_is_committed_by_time(tmp_path, monkeypatch):
+def test_a_quiet_batch_is_committed_by_a_timer(tmp_path, monkeypatch):
     monkeypatch.setattr(cache_module, "BATCH_SECONDS", 0.05)
     path = tmp_path / "v.sqlite"
     cache = VerdictCache(path)
-    cache.put("a", result())
-    time.sleep(0.06)
+
+    def wait_for(rows: int) -> int:
+        deadline = time.monotonic() + 5
+        while committed(path) < rows and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return committed(path)
+
+    cache.put("a", result())  # no later put: the timer commits it
+    assert wait_for(1) == 1
     cache.put("b", result())
-    assert committed(path) == 2
+    cache.put("c", result())
+    assert wait_for(3) == 3
     cache.close()
 
 

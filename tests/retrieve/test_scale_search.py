@@ -98,9 +98,19 @@ def test_dense_retriever_search_matches_full_ranking(tmp_path: Path, monkeypatch
     monkeypatch.setattr(dense_module, "SCORE_BUDGET_BYTES", 2 * 13 * 300)
     for k in (1, 7, 100):
         cut = r.search(queries, top_k=k)
-        assert {q: list(v)[:k] for q, v in full.items()} == {q: list(v) for q, v in cut.items()}
-        # smaller query blocks may round a float32 dot product differently in the last bit
-        assert all(np.isclose(cut[q][doc], full[q][doc], rtol=1e-6) for q in cut for doc in cut[q])
+        assert cut.keys() == full.keys()
+        # smaller query blocks may round a float32 dot product differently in the last bit (BLAS
+        # kernels treat a block's edge rows apart, differently on different CPUs): the same
+        # documents in the same order, except that two whose full scores are that close may swap
+        for q in cut:
+            ranked, top = list(cut[q]), list(full[q])[:k]
+            assert len(ranked) == k and all(np.isclose(cut[q][d], full[q][d], rtol=1e-6, atol=1e-7) for d in ranked)
+            kth = full[q][top[-1]]
+            assert {d for d in top if full[q][d] > kth + 1e-6} <= set(ranked)
+            assert all(full[q][d] >= kth - 1e-6 for d in ranked)
+            exact = [full[q][d] for d in ranked]
+            assert all(a >= b - 1e-6 for a, b in zip(exact, exact[1:]))
+            assert sum(a != b for a, b in zip(ranked, top)) <= 2 * sum(abs(a - b) <= 1e-6 for a, b in zip(exact, exact[1:]))
 
 
 def test_bm25_term_ids_give_bm25s_token_scores_bit_for_bit() -> None:

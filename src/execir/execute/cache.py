@@ -1,7 +1,8 @@
 """SQLite verdict cache: one row per job key, committed in batched transactions.
 
-Verdicts are committed every :data:`BATCH_ROWS` rows or :data:`BATCH_SECONDS` seconds, whichever
-comes first, and whenever the oracle finishes a run of jobs, so a build killed midway and re-run
+Verdicts are committed every :data:`BATCH_ROWS` rows, and none waits longer than
+:data:`BATCH_SECONDS` seconds (a timer commits a quiet batch), and whenever the oracle finishes a run
+of jobs, so a build killed midway and re-run
 re-executes nothing committed (at most the last moment's uncommitted verdicts run again). One
 commit per row managed 15-16k rows/s; batches of 256 manage an order of magnitude more
 (``benchmarks/bench_cache.py``). FLAKY results are not cached, nor are UNDECIDED ones (they are not
@@ -70,16 +71,20 @@ class VerdictCache:
         if self._db is None or not result.verdict.is_label:
             return
         with self._lock:
+            first = not self._pending
             self._pending[key] = _row(result)
             if len(self._pending) >= BATCH_ROWS or time.monotonic() - self._flushed >= BATCH_SECONDS:
                 self._commit()
+            elif first:  # a verdict never waits longer than BATCH_SECONDS for its commit
+                timer = threading.Timer(BATCH_SECONDS, self.flush)
+                timer.daemon = True
+                timer.start()
 
     def flush(self) -> None:
         """Commit every queued verdict in one transaction."""
-        if self._db is None:
-            return
         with self._lock:
-            self._commit()
+            if self._db is not None:
+                self._commit()
 
     def _commit(self) -> None:
         assert self._db is not None
@@ -92,10 +97,11 @@ class VerdictCache:
         self._flushed = time.monotonic()
 
     def close(self) -> None:
-        if self._db is not None:
-            self.flush()
-            self._db.close()
-            self._db = None
+        with self._lock:
+            if self._db is not None:
+                self._commit()
+                self._db.close()
+                self._db = None
 
 
 Row = tuple[str, float, float, str | None, str, str, str, str, float]
