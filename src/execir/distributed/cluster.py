@@ -41,10 +41,10 @@ def connect(address: str) -> Any:
     A driver already connected (``ray job submit``, tests) keeps its connection."""
     ray = require_ray()
     check_address(address)
+    if address not in ("auto", "local"):
+        _reachable(address)  # also when already connected: an explicit address must answer
     if ray.is_initialized():
         return ray
-    if address not in ("auto", "local"):
-        _reachable(address)
     try:
         if address == "local":
             ray.init(include_dashboard=False, resources={RESOURCE: 1}, configure_logging=False, log_to_driver=False)
