@@ -24,6 +24,12 @@ CPP/23's tests call ``strlen("")``, which resolves to C's ``strlen(const char*)`
 than the candidate's ``strlen(string)``, so no test reaches the candidate."""
 
 
+STAYS_IN_PROCESS = {"CPP/22", "CPP/23", "CPP/137"}
+"""HumanEval-X tasks judged in-process (3 of 164, so over 95% are judged outside): CPP/22 and
+CPP/137 take and return ``boost::any`` (the wire cannot carry it); CPP/23's tests never call the
+entry point (see :data:`UPSTREAM_BUGGY_PASSES`), so there is nothing to record."""
+
+
 @pytest.fixture(scope="module")
 def oracle():
     with Oracle(OracleConfig(workers=2, progress=False)) as running:
@@ -127,7 +133,7 @@ def test_header_from_prompt():
 
 def _ground_truth(tasks):
     """Canonicals PASS three times and buggy solutions FAIL, judged outside (the canonical is the
-    reference) for at least 95% of the tasks."""
+    reference) except :data:`STAYS_IN_PROCESS`."""
     native = {t.task_id: TestSuite("native", t.tests) for t in tasks}
     jobs = [Job(t.program, native[t.task_id], t.entry_point, Limits(5.0, 20.0), language="cpp", reference=t.program) for t in tasks for _ in range(3)]
     buggy = [t for t in tasks if t.buggy is not None]
@@ -139,8 +145,8 @@ def _ground_truth(tasks):
     passed_buggy = [t.task_id for t, r in zip(buggy, bug) if r.verdict is Verdict.PASS]
     assert failed == []
     assert set(passed_buggy) <= UPSTREAM_BUGGY_PASSES
-    outside = [r.protocol == "judged-outside" for r in canon[::3]]
-    assert sum(outside) >= 0.95 * len(outside), [t.task_id for t, ok in zip(tasks, outside) if not ok]
+    in_process = {t.task_id for t, r in zip(tasks, canon[::3]) if r.protocol != "judged-outside"}
+    assert in_process <= STAYS_IN_PROCESS
 
 
 def _tasks():

@@ -50,6 +50,22 @@ _SIGNATURE_WORDS = frozenset(
 )
 """The names a replayable signature may use (standard containers of built-in types)."""
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+CONTAINER_HEADERS = {
+    "map": "map",
+    "multimap": "map",
+    "set": "set",
+    "multiset": "set",
+    "unordered_map": "unordered_map",
+    "unordered_multimap": "unordered_map",
+    "unordered_set": "unordered_set",
+    "unordered_multiset": "unordered_set",
+    "deque": "deque",
+    "list": "list",
+    "array": "array",
+    "tuple": "tuple",
+}
+"""The header of each container the wire carries only where its header was included first."""
+JUDGE_PRELUDE_NAME = "execir_judge_prelude.h"
 _CACHE_LIMIT = 512
 
 
@@ -106,7 +122,7 @@ def judge_source(reference: str, tests: str, entry: str) -> str | None:
     renamed = REFERENCE_PREFIX + entry
     replayer = f"execir_entry_{entry}"
     return (
-        '#include "execir_wire.h"\n#include "execir_replay.h"\n#line 1 "reference.cpp"\n'
+        '#line 1 "reference.cpp"\n'
         + cpp_source.trusted(reference, {entry: renamed})
         + f'\n#line 1 "execir_entry"\nstatic const execir_replay::Entry<decltype({renamed})> {replayer}(&{renamed});\n'
         + f"template void execir_replay::signature<decltype({renamed})>();\n"
@@ -117,14 +133,36 @@ def judge_source(reference: str, tests: str, entry: str) -> str | None:
     )
 
 
-def _flags(toolchain: Toolchain, flags: tuple[str, ...], prelude_dir: str, prelude: str) -> list[str]:
-    pch = toolchain.paths.get("pch-native")
+def judge_prelude() -> str:
+    """What the trusted translation unit starts with (precompiled once): HumanEval-X's headers,
+    every container the wire carries, the codec and the replayer."""
+    from execir.execute.runtimes.cpp import PRELUDE
+
+    containers = "".join(f"#include <{name}>\n" for name in sorted(set(CONTAINER_HEADERS.values())))
+    return PRELUDE + containers + WIRE + REPLAY.replace('#include "execir_wire.h"\n', "")
+
+
+_judge_pch: dict[str, str | None] = {}
+
+
+def _judge_pch_dir(toolchain: Toolchain) -> str | None:
+    from execir.execute.runtimes.cpp import NATIVE_FLAGS, _build_pch
+
+    key = toolchain.version + toolchain.paths["g++"]
+    with _lock:
+        if key not in _judge_pch:
+            _judge_pch[key] = _build_pch(toolchain.paths["g++"], toolchain.version, JUDGE_PRELUDE_NAME, judge_prelude(), None, (*NATIVE_FLAGS, "-UNDEBUG"))
+        return _judge_pch[key]
+
+
+def _flags(toolchain: Toolchain, flags: tuple[str, ...], prelude_dir: str, prelude: str, pch: str | None = None) -> list[str]:
+    pch = pch or toolchain.paths.get("pch-native")
     include = ["-I", pch] if pch and root_owned(pch, resolve=True) else []
     return [toolchain.paths["g++"], *flags, "-UNDEBUG", *include, "-I", prelude_dir, "-include", prelude, "-I", "."]
 
 
 def _build(toolchain: Toolchain, reference: str, tests: str, hint: str) -> Judge | None:
-    from execir.execute.runtimes.cpp import LINK_LIBS, NATIVE_FLAGS, PRELUDE, PRELUDE_NAME
+    from execir.execute.runtimes.cpp import LINK_LIBS, NATIVE_FLAGS
 
     entry = cpp_source.entry_name(reference, tests, hint)
     if entry is None or entry == "main":
@@ -135,11 +173,11 @@ def _build(toolchain: Toolchain, reference: str, tests: str, hint: str) -> Judge
         source = judge_source(reference, tests, entry)
         if source is None:
             return None
-        files = {f"inc/{PRELUDE_NAME}": PRELUDE, "execir_wire.h": WIRE, "execir_replay.h": REPLAY, "judge.cpp": source, "judge_main.cpp": JUDGE_MAIN}
+        files = {f"inc/{JUDGE_PRELUDE_NAME}": judge_prelude(), "judge.cpp": source, "judge_main.cpp": JUDGE_MAIN}
         for name, text in files.items():
             with open(os.path.join(work, name), "w", encoding="utf-8", errors="surrogateescape") as handle:
                 handle.write(text)
-        gxx = _flags(toolchain, NATIVE_FLAGS, "inc", PRELUDE_NAME)
+        gxx = _flags(toolchain, NATIVE_FLAGS, "inc", JUDGE_PRELUDE_NAME, _judge_pch_dir(toolchain))
         try:
             if not _run([*gxx, "-c", "judge.cpp", "-o", "j.o"], work):
                 return None
@@ -198,7 +236,10 @@ def judge_plan(toolchain: Toolchain, reference: str, tests: str, entry_point: st
 
 
 def signature_header(signature: str) -> str:
-    return f"template <class T> struct execir_sig_id {{ typedef T type; }};\ntypedef execir_sig_id<{signature}>::type execir_ref_sig;\n"
+    """The reference's function type for the caller, after the headers of the containers it names."""
+    headers = sorted({CONTAINER_HEADERS[name] for name in _NAME.findall(signature) if name in CONTAINER_HEADERS})
+    includes = "".join(f"#include <{name}>\n" for name in ("string", "utility", "vector", *headers))
+    return f"{includes}template <class T> struct execir_sig_id {{ typedef T type; }};\ntypedef execir_sig_id<{signature}>::type execir_ref_sig;\n"
 
 
 def call_plan(toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:

@@ -20,8 +20,8 @@
 #include <tuple>
 #include <typeinfo>
 #include <vector>
+#include "execir_sig.h"  // first: the containers it includes get their codecs
 #include "execir_wire.h"
-#include "execir_sig.h"
 
 namespace execir_caller {
 

@@ -17,20 +17,16 @@
 // candidate's caller) converts between arithmetic types as C++'s implicit conversions would.
 #ifndef EXECIR_WIRE_H
 #define EXECIR_WIRE_H
-#include <array>
+// The codecs of std::map, set, unordered_map, unordered_set, deque, list, array and tuple are
+// defined only where their header was included before this one (by the program, the reference or
+// the runtime, which includes the ones the reference's signature names): a container nobody
+// included cannot be a value here, and the caller's compile does not parse them for nothing.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <limits>
-#include <list>
-#include <map>
-#include <set>
 #include <string>
-#include <tuple>
 #include <type_traits>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -354,27 +350,40 @@ struct Mapped {
 
 template <class T, class A>
 struct Codec<std::vector<T, A>> : Appended<std::vector<T, A>> {};
+#ifdef _GLIBCXX_LIST
 template <class T, class A>
 struct Codec<std::list<T, A>> : Appended<std::list<T, A>> {};
+#endif
+#ifdef _GLIBCXX_DEQUE
 template <class T, class A>
 struct Codec<std::deque<T, A>> : Appended<std::deque<T, A>> {};
+#endif
+#ifdef _GLIBCXX_SET
 template <class T, class L, class A>
 struct Codec<std::set<T, L, A>> : Inserted<std::set<T, L, A>> {};
 template <class T, class L, class A>
 struct Codec<std::multiset<T, L, A>> : Inserted<std::multiset<T, L, A>> {};
+#endif
+#ifdef _GLIBCXX_UNORDERED_SET
 template <class T, class H, class Q, class A>
 struct Codec<std::unordered_set<T, H, Q, A>> : Inserted<std::unordered_set<T, H, Q, A>> {};
 template <class T, class H, class Q, class A>
 struct Codec<std::unordered_multiset<T, H, Q, A>> : Inserted<std::unordered_multiset<T, H, Q, A>> {};
+#endif
+#ifdef _GLIBCXX_MAP
 template <class K, class V, class L, class A>
 struct Codec<std::map<K, V, L, A>> : Mapped<std::map<K, V, L, A>> {};
 template <class K, class V, class L, class A>
 struct Codec<std::multimap<K, V, L, A>> : Mapped<std::multimap<K, V, L, A>> {};
+#endif
+#ifdef _GLIBCXX_UNORDERED_MAP
 template <class K, class V, class H, class Q, class A>
 struct Codec<std::unordered_map<K, V, H, Q, A>> : Mapped<std::unordered_map<K, V, H, Q, A>> {};
 template <class K, class V, class H, class Q, class A>
 struct Codec<std::unordered_multimap<K, V, H, Q, A>> : Mapped<std::unordered_multimap<K, V, H, Q, A>> {};
+#endif
 
+#ifdef _GLIBCXX_ARRAY
 template <class T, size_t N>
 struct Codec<std::array<T, N>> {
     static void put(std::string &out, const std::array<T, N> &v) { Sequence<std::array<T, N>, T>::put(out, v); }
@@ -387,6 +396,8 @@ struct Codec<std::array<T, N>> {
         return ok && n == N;
     }
 };
+
+#endif
 
 template <class A, class B>
 struct Codec<std::pair<A, B>> {
@@ -406,6 +417,7 @@ struct Codec<std::pair<A, B>> {
     }
 };
 
+#ifdef _GLIBCXX_TUPLE
 template <size_t I, class Tuple>
 struct TupleItems {
     typedef typename std::tuple_element<std::tuple_size<Tuple>::value - I, Tuple>::type Item;
@@ -434,6 +446,7 @@ struct Codec<std::tuple<T...>> {
     }
     static bool get(Reader &r, std::tuple<T...> &v) { return eat(r, '[') && TupleItems<sizeof...(T), std::tuple<T...>>::get(r, v) && eat(r, ']'); }
 };
+#endif
 
 // ---- entry points --------------------------------------------------------------------------
 template <class T>
