@@ -138,6 +138,9 @@ class OracleHost:
 
 
 def _started(config: OracleConfig) -> Oracle:
+    # Ray starts workers at niceness 15; the dedicated thread (whose sandboxes inherit it; Linux
+    # niceness is per thread) runs at a plain process's 0, as a local oracle does
+    os.setpriority(os.PRIO_PROCESS, 0, 0)
     oracle = Oracle(config)
     try:
         oracle.start()

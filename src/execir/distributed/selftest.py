@@ -2,9 +2,10 @@
 that nothing of Ray reaches a candidate.
 
 A Ray worker holds dozens of open fds (gRPC, plasma, logs) and ``RAY_*`` variables in its
-environment, and the session directory ``/tmp/ray`` is world-writable. The cases below are correct
-programs that turn into wrong answers when they see any of that (an fd beyond 0-3, a ``RAY_*``
-variable, ``/tmp/ray``): each must PASS, so a leak is a mislabel.
+environment, runs at niceness 15 with SIGINT blocked, and the session directory ``/tmp/ray`` is
+world-writable. The cases below are correct programs that turn into wrong answers when they see any
+of that (an fd beyond 0-3, a ``RAY_*`` variable, ``/tmp/ray``, a blocked signal, a niceness other
+than 0): each must PASS, so a leak is a mislabel.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from execir.types import Verdict
 from .ray_oracle import RayOptions, RayOracle
 
 LEAK_CHECK = '''import os
+import signal
 
 
 def _leaks():
@@ -33,6 +35,10 @@ def _leaks():
     found += [name for name in os.environ if name.startswith("RAY") or "ray_" in name.lower()]
     if os.path.exists("/tmp/ray"):
         found.append("/tmp/ray")
+    if signal.pthread_sigmask(signal.SIG_BLOCK, []):  # a Ray worker blocks SIGINT
+        found.append("blocked signals")
+    if os.getpriority(os.PRIO_PROCESS, 0) != 0:  # a Ray worker runs at niceness 15
+        found.append("niceness")
     return found
 
 '''

@@ -285,8 +285,24 @@ def run_one(ctrl: socket.socket, msg: dict, fds: list[int], config: dict, seccom
     frames.send(ctrl, {"op": "wiped", "unclean": "; ".join(problems)[:500], "ipc_removed": ipc, "wipe_seconds": round(time.monotonic() - started, 6)})
 
 
+def plain_signals() -> None:
+    """A plain process's signal state for everything this server starts: nothing blocked, nothing
+    ignored. The oracle's host process may block or ignore signals (a Ray worker blocks SIGINT),
+    and a forked child inherits both: a candidate's ``os.kill(getpid(), SIGINT)`` then did nothing."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    for sig in signal.valid_signals():
+        if sig in (signal.SIGKILL, signal.SIGSTOP):
+            continue
+        try:
+            if signal.getsignal(sig) == signal.SIG_IGN:
+                signal.signal(sig, signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass
+
+
 def main() -> None:
     ctrl = socket.socket(fileno=int(sys.argv[1]))
+    plain_signals()
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     # PID 1 of its namespace gets only the signals it handles: Python's SIGINT handler let a
     # candidate kill the server with os.kill(1, SIGINT). Children restore it (driver.child_main).
