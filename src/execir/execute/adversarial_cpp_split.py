@@ -90,6 +90,12 @@ BYTES_TESTS = TestSuite(
     '    assert (greet("\\xff\\xfe") == "hello \\xff\\xfe");\n    assert (greet(string("a\\0b", 3)) == string("hello a\\0b", 9));\n}\n',
 )
 
+ORDER_TESTS = _suite(
+    "#include<vector>\n#include<unordered_set>\nusing namespace std;\nvector<int> items(unordered_set<int> s);\n",
+    "    unordered_set<int> s = {1, 2, 3, 40, 7};\n    assert (items(s) == vector<int>(s.begin(), s.end()));\n",
+)
+"""Tests whose expected value follows an unordered container's iteration order (MBXP's setToTuple)."""
+
 ADD = "int add(int a, int b){\n    return a + b;\n}\n"
 REFERENCES: dict[str, tuple[str, str]] = {
     ADD_TESTS.code: ("add", ADD),
@@ -117,6 +123,11 @@ REFERENCES: dict[str, tuple[str, str]] = {
     NEXT_TESTS.code: ("next_of", "int next_of(int x){\n    return x + 1;\n}\n"),
     RAND_TESTS.code: ("twice", "int twice(int x){\n    return 2 * x;\n}\n"),
     STRUCT_TESTS.code: ("manhattan", "#include<stdlib.h>\nstruct Point { int x, y; };\nint manhattan(Point p){\n    return abs(p.x) + abs(p.y);\n}\n"),
+    ORDER_TESTS.code: (
+        "items",
+        "#include<vector>\n#include<unordered_set>\nusing namespace std;\n"
+        "vector<int> items(unordered_set<int> s){\n    return vector<int>(s.begin(), s.end());\n}\n",
+    ),
     THROW_TESTS.code: (
         "checked",
         '#include<stdexcept>\nint checked(int x){\n    if (x < 0) throw std::invalid_argument("negative");\n    return 2 * x;\n}\n',
@@ -351,6 +362,14 @@ CONTROLS: tuple[Case, ...] = (
         BYTES_TESTS,
     ),
     case("cpp_split_control_pointer_tests", "control", ADD, P, POINTER_TESTS),
+    case(
+        "cpp_split_control_unordered_order",
+        "control",
+        "#include<vector>\n#include<unordered_set>\nstd::vector<int> items(std::unordered_set<int> s){\n    std::vector<int> out;\n"
+        "    for (int x : s) out.push_back(x);\n    return out;\n}\n",
+        P,
+        ORDER_TESTS,
+    ),
     case(
         "cpp_split_control_struct_parameter_in_process",
         "control",
