@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from execir.execute.runtimes import source_mask
+
 REFERENCE_PREFIX = "execirReference"
 """The reference's entry function is renamed to this prefix + its name in the record and judge runs."""
 CLOCK = "time.Unix(0, execirClock())"
@@ -20,31 +22,7 @@ _QUALIFIED = re.compile(r"(?<![\w.])[A-Za-z_]\w*\s*\.\s*[A-Za-z_]")
 
 def code_mask(source: str) -> list[bool]:
     """For each character: is it code (not inside a comment, string, raw string or rune literal)?"""
-    mask = [True] * len(source)
-    i, n = 0, len(source)
-    while i < n:
-        two = source[i : i + 2]
-        if two == "//":
-            end = source.find("\n", i)
-            end = n if end < 0 else end
-        elif two == "/*":
-            end = source.find("*/", i + 2)
-            end = n if end < 0 else end + 2
-        elif source[i] == "`":
-            end = source.find("`", i + 1)
-            end = n if end < 0 else end + 1
-        elif source[i] in "\"'":
-            quote, end = source[i], i + 1
-            while end < n and source[end] != quote and source[end] != "\n":
-                end += 2 if source[end] == "\\" else 1
-            end = min(n, end + 1)
-        else:
-            i += 1
-            continue
-        for k in range(i, end):
-            mask[k] = False
-        i = end
-    return mask
+    return source_mask.code_mask(source, ("`",))
 
 
 def package_name(source: str) -> str:

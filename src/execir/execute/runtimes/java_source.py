@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from execir.execute.runtimes import source_mask
+
 ENTER = " execirEnter();"
 """Inserted as the first statement of the tests' ``main``: it halts the run (FAIL) unless the runner
 entered the tests (a candidate that calls ``Main.main`` itself to search for the expected answers)."""
@@ -17,31 +19,7 @@ _SOLUTION_VAR = re.compile(r"\bSolution\s+([A-Za-z_$][\w$]*)\s*=")
 
 def code_mask(source: str) -> list[bool]:
     """For each character: is it code (not inside a comment, string, text block or char literal)?"""
-    mask = [True] * len(source)
-    i, n = 0, len(source)
-    while i < n:
-        two = source[i : i + 2]
-        if two == "//":
-            end = source.find("\n", i)
-            end = n if end < 0 else end
-        elif two == "/*":
-            end = source.find("*/", i + 2)
-            end = n if end < 0 else end + 2
-        elif source.startswith('"""', i):
-            end = source.find('"""', i + 3)
-            end = n if end < 0 else end + 3
-        elif source[i] in "\"'":
-            quote, end = source[i], i + 1
-            while end < n and source[end] != quote and source[end] != "\n":
-                end += 2 if source[end] == "\\" else 1
-            end = min(n, end + 1)
-        else:
-            i += 1
-            continue
-        for k in range(i, end):
-            mask[k] = False
-        i = end
-    return mask
+    return source_mask.code_mask(source, ('"""',))
 
 
 def wrap_solution_calls(tests: str) -> str:
