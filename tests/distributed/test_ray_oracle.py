@@ -200,8 +200,10 @@ def test_ray_check_prints_each_host(cluster, capsys) -> None:
 def test_lost_node_changes_no_label(cluster, tmp_path: Path) -> None:
     """Removing the worker node mid-run: its batches are resubmitted and every label is as expected."""
     started, worker = cluster
-    busy = "def add(a, b):\n    n = 0\n    for i in range(300000):\n        n += i\n    return a {} b\n"
-    jobs = [Job(busy.format("+" if i % 2 else "-") + f"# {i}\n", ADD_CHECK, "add", Limits(2.0, 6.0)) for i in range(40)]
+    # each job takes a few tenths of a second of CPU, so the worker still holds batches in flight
+    # when it is removed (with faster jobs an idle machine finished them all first: no host lost)
+    busy = "def add(a, b):\n    n = 0\n    for i in range(2000000):\n        n += i\n    return a {} b\n"
+    jobs = [Job(busy.format("+" if i % 2 else "-") + f"# {i}\n", ADD_CHECK, "add", Limits(5.0, 20.0)) for i in range(40)]
     oracle = RayOracle(OracleConfig(cache_path=tmp_path / "c.sqlite", progress=False), _options(cluster, batch=2))
     with oracle:
         label = next(h.label for h in oracle.hosts if h.facts["node_id"] == worker.node_id)
