@@ -145,7 +145,7 @@ func result(outs []reflect.Value, args []reflect.Value, before []byte) []byte {
 		return quoted("unsupported", err.Error())
 	}
 	line := append([]byte(`{"ok":`), value...)
-	after, err := argsLine(args)
+	after, err := wire.Args(args)
 	if err != nil {
 		return quoted("unsupported", err.Error())
 	}
@@ -153,18 +153,4 @@ func result(outs []reflect.Value, args []reflect.Value, before []byte) []byte {
 		line = append(append(line, `,"args":`...), after...)
 	}
 	return append(line, "}\n"...)
-}
-
-func argsLine(args []reflect.Value) ([]byte, error) {
-	line := []byte{'['}
-	for i, arg := range args {
-		if i > 0 {
-			line = append(line, ',')
-		}
-		var err error
-		if line, err = wire.Encode(line, arg); err != nil {
-			return nil, err
-		}
-	}
-	return append(line, ']'), nil
 }

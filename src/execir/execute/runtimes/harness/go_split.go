@@ -33,20 +33,8 @@ const Report = 3
 
 var lock sync.Mutex
 
-// ArgsLine is the wire text of one call's arguments: a JSON array, the variadic part as a slice.
-func ArgsLine(args []reflect.Value) ([]byte, error) {
-	line := []byte{'['}
-	for i, arg := range args {
-		if i > 0 {
-			line = append(line, ',')
-		}
-		var err error
-		if line, err = wire.Encode(line, arg); err != nil {
-			return nil, err
-		}
-	}
-	return append(line, ']'), nil
-}
+// ArgsLine is the wire text of one call's arguments (see wire.Args).
+func ArgsLine(args []reflect.Value) ([]byte, error) { return wire.Args(args) }
 
 // Write writes data to the report channel whole, or exits.
 func Write(data []byte) {

@@ -31,6 +31,23 @@ const MaxDepth = 2000
 var errorType = reflect.TypeOf((*error)(nil)).Elem()
 
 // Encode appends the text of v (of its static type) to out.
+// Args is the wire text of one call's arguments: a JSON array, the variadic part as a slice. The
+// recorder, the judge's replayer and the candidate's caller all encode arguments with it, so equal
+// arguments are equal text on every side.
+func Args(args []reflect.Value) ([]byte, error) {
+	line := []byte{'['}
+	for i, arg := range args {
+		if i > 0 {
+			line = append(line, ',')
+		}
+		var err error
+		if line, err = Encode(line, arg); err != nil {
+			return nil, err
+		}
+	}
+	return append(line, ']'), nil
+}
+
 func Encode(out []byte, v reflect.Value) ([]byte, error) {
 	return encode(out, v, 0)
 }
