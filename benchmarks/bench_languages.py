@@ -7,11 +7,16 @@ HumanEvalPack's human-written buggy solutions; MBXP Ruby), in one run:
    buggy solution once (it must not PASS), with the canonical as the reference, as a build runs
    them: the tests are judged outside the candidate's process wherever the runtime can split them
    (the share of tasks and checks judged outside is reported);
-2. throughput: canonicals + buggy solutions once more with an empty cache (each task's record run,
-   and the reference's own pass through the judge, included), full isolation, against
-   the reference way (HumanEval-X / MBXP: compile and run program + tests in a plain subprocess with
-   a timeout, trusting the exit status), as checks per second and their ratio, plus the median
-   compile and run time per check;
+2. throughput: canonicals + buggy solutions once more with an empty cache (each task's record run
+   included), full isolation, under each task's budget as a build sets it (five times the
+   canonical's CPU time in its admission, at least 0.25 s; ``--budget fixed``: 5 s for every task),
+   against the reference way (HumanEval-X / MBXP: compile and run program + tests in a plain
+   subprocess with a 10 s timeout, trusting the exit status), as checks per second and their ratio,
+   plus the median compile and run time per check. MBXP Ruby has no buggy solutions: mxeval's model
+   sample of each task (``mbxp/examples/mbrbp_samples.jsonl``, real candidates, about 40% failing)
+   takes their place. A program that loops costs each side its whole budget, so when any check
+   ended in a timeout the two sides are measured again without those programs, and both ratios are
+   reported;
 3. the reference way's own labels beside the oracle's (where a harness that trusts the exit status
    disagrees: JavaScript's ``console.assert`` prints and carries on);
 4. label agreement between that idle run and a run under two background busy loops.
@@ -27,7 +32,7 @@ sandbox clears its environment): ``NODE_EXTRA_CA_CERTS``, set on some hosts for 
 would be charged to the reference way, not measured. ``--reference-env inherit`` keeps them.
 
 Usage: ``python benchmarks/bench_languages.py [--languages cpp,java,go,js,ruby] [--limit N] [--json OUT]
-[--reference-env clean|inherit]``
+[--reference-env clean|inherit] [--budget build|fixed]``
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ import tempfile
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
@@ -113,8 +119,9 @@ def codegeex_go(data: Path) -> dict[str, tuple[str, str]]:
     return {r["task_id"]: (assemble(r, r["canonical_solution"]), assemble(r, p["buggy_solution"])) for r, p in pairs if p is not None}
 
 
-def reference_run(language: str, source: str, folder: Path) -> bool:
-    """Write ``source`` (program and tests in one file) and run the reference commands."""
+def reference_run(language: str, source: str, folder: Path) -> bool | None:
+    """Write ``source`` (program and tests in one file) and run the reference commands: whether the
+    last exited with status 0, None when one timed out."""
     name, commands = REFERENCE[language]
     (folder / name).write_text(source, encoding="utf-8")
     env = reference_env(folder, language)
@@ -123,7 +130,7 @@ def reference_run(language: str, source: str, folder: Path) -> bool:
         try:
             done = subprocess.run(argv, cwd=folder, env=env, capture_output=True, timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            return False
+            return None
         if done.returncode != 0:
             return False
     return True
@@ -134,12 +141,15 @@ Program = tuple[str, str, str, str]
 candidate's process wherever the runtime can split them, as in a build; without one, in-process."""
 
 
-def oracle_verdicts(programs: list[Program], language: str, workers: int) -> tuple[list[Verdict], float, float, list[float], list[float], list[str]]:
+def oracle_verdicts(
+    programs: list[Program], budgets: list[Limits], language: str, workers: int
+) -> tuple[list[Verdict], float, float, list[float], list[float], list[str]]:
     """Verdicts with an empty cache, wall time, total CPU (this process's, with the oracle's threads,
     and the slots' cgroups: sandboxes, compilers, candidates, record and judge runs; the slots'
     one-off start excluded), compile and run CPU seconds per check, and each check's protocol."""
     jobs = [
-        Job(program, TestSuite("native", tests), entry, RUN_LIMITS, reference=reference, language=language) for program, tests, entry, reference in programs
+        Job(program, TestSuite("native", tests), entry, limits, reference=reference, language=language)
+        for (program, tests, entry, reference), limits in zip(programs, budgets)
     ]
     started = time.perf_counter()
     with Oracle(OracleConfig(workers=workers, progress=False)) as oracle:
@@ -157,11 +167,11 @@ def slots_cpu_seconds(oracle: Oracle) -> float:
     return sum(slot.cgroup.cpu_seconds() for slot in oracle.slots if slot.cgroup)
 
 
-def reference_verdicts(sources: list[str], language: str, workers: int) -> tuple[list[bool], float, float]:
-    """Exit status 0 of the reference way, the wall time (same parallelism as the oracle) and the
-    total CPU."""
+def reference_verdicts(sources: list[str], language: str, workers: int) -> tuple[list[bool | None], float, float]:
+    """Exit status 0 of the reference way (None: timed out), the wall time (same parallelism as the
+    oracle) and the total CPU."""
 
-    def one(source: str) -> bool:
+    def one(source: str) -> bool | None:
         folder = Path(tempfile.mkdtemp(prefix="execir-ref-"))
         try:
             return reference_run(language, source, folder)
@@ -180,53 +190,79 @@ def busy_loops(n: int = 2) -> list[subprocess.Popen]:
     return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
 
 
-def language_figures(language: str, data: Path, limit: int | None, workers: int) -> dict:
+def ruby_samples(data: Path) -> dict[str, str]:
+    """mxeval's model sample of each MBXP Ruby task (task id -> prompt + completion)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from mxeval_candidates import convert
+
+    records, _ = convert("ruby", data)
+    return {r["task_id"]: r["code"] for r in records}
+
+
+def language_figures(language: str, data: Path, limit: int | None, workers: int, budget: str) -> dict:
     tasks = native_tasks(language, data)[:limit]
     canon: list[Program] = [(t.program, t.tests, t.entry_point, t.program) for t in tasks]
+    if language == "ruby":
+        samples = ruby_samples(data)
+        tasks = [replace(t, buggy=samples[t.task_id]) if samples.get(t.task_id, t.program) != t.program else t for t in tasks]
     buggy_tasks = [t for t in tasks if t.buggy is not None]
     buggy: list[Program] = [(t.buggy or "", t.tests, t.entry_point, t.program) for t in buggy_tasks]
     with Oracle(OracleConfig(workers=workers, progress=False)) as oracle:
         entries = [(p, TestSuite("native", t), e) for p, t, e, _ in canon]
         admissions = oracle.admit_canonicals(entries, repeats=3, language=language, desc=f"{language} x3")
     not_admitted = [(t.task_id, a.reason[:300]) for t, a in zip(tasks, admissions) if not a.ok]
+    by_task = {t.task_id: (a.limits if budget == "build" else RUN_LIMITS) for t, a in zip(tasks, admissions)}
     programs = canon + buggy
+    budgets = [by_task[t.task_id] for t in tasks] + [by_task[t.task_id] for t in buggy_tasks]
     if language == "go":
         files = codegeex_go(data)
         sources = [files[t.task_id][0] for t in tasks] + [files[t.task_id][1] for t in buggy_tasks]
     else:
         sources = [f"{program}\n{tests}\n" for program, tests, _, _ in programs]
-    verdicts, seconds, cpu, compile_cpu, run_cpu, protocols = oracle_verdicts(programs, language, workers)
+    verdicts, seconds, cpu, compile_cpu, run_cpu, protocols = oracle_verdicts(programs, budgets, language, workers)
     passed_ref, ref_seconds, ref_cpu = reference_verdicts(sources, language, workers)
     loops = busy_loops()
     try:
-        loaded, *_ = oracle_verdicts(programs, language, workers)
+        loaded, *_ = oracle_verdicts(programs, budgets, language, workers)
     finally:
         for loop in loops:
             loop.kill()
             loop.wait()
     n = len(programs)
+    ended = [i for i in range(n) if verdicts[i] is not Verdict.TIMEOUT and passed_ref[i] is not None]
+    in_time: dict[str, float | int] = {"checks": len(ended)}
+    if len(ended) < n:  # the same measure without the programs that timed out on either side
+        _, seconds_in_time, cpu_in_time, *_ = oracle_verdicts([programs[i] for i in ended], [budgets[i] for i in ended], language, workers)
+        _, ref_in_time, ref_cpu_in_time = reference_verdicts([sources[i] for i in ended], language, workers)
+        in_time |= {"speedup": round(ref_in_time / seconds_in_time, 2), "cpu_ratio": round(ref_cpu_in_time / cpu_in_time, 2)}
+    else:
+        in_time |= {"speedup": round(ref_seconds / seconds, 2), "cpu_ratio": round(ref_cpu / cpu, 2)}
     buggy_verdicts = verdicts[len(canon) :]
     return {
         "tasks": len(tasks),
+        "budget": budget,
         "canonical_pass_x3": len(tasks) - len(not_admitted),
         "judged_outside_tasks": sum(a.results[0].protocol == JUDGED_OUTSIDE for a in admissions),
         "judged_outside_checks": sum(p == JUDGED_OUTSIDE for p in protocols),
         "canonicals_not_admitted": not_admitted,
+        "second_program": "mxeval model sample" if language == "ruby" else "HumanEvalPack buggy solution",
         "buggy": len(buggy),
         "buggy_not_pass": sum(v is not Verdict.PASS for v in buggy_verdicts),
         "buggy_passing": [t.task_id for t, v in zip(buggy_tasks, buggy_verdicts) if v is Verdict.PASS],
         "verdicts": dict(Counter(v.value for v in verdicts)),
+        "timeouts": {"execir": sum(v is Verdict.TIMEOUT for v in verdicts), "reference": sum(p is None for p in passed_ref)},
         "execir_checks_per_s": round(n / seconds, 2),
         "reference_checks_per_s": round(n / ref_seconds, 2),
         "speedup": round(ref_seconds / seconds, 2),
         "execir_cpu_ms_per_check": round(1000 * cpu / n, 1),
         "reference_cpu_ms_per_check": round(1000 * ref_cpu / n, 1),
         "cpu_ratio": round(ref_cpu / cpu, 2),
+        "without_timeouts": in_time,
         "median_compile_cpu_s": round(statistics.median(compile_cpu), 4) if compile_cpu else 0.0,
         "median_run_cpu_s": round(statistics.median(run_cpu), 4) if run_cpu else 0.0,
-        "reference_pass_canonical": sum(passed_ref[: len(canon)]),
-        "reference_pass_buggy": sum(passed_ref[len(canon) :]),
-        "reference_disagrees_with_execir": sum((v is Verdict.PASS) != p for v, p in zip(verdicts, passed_ref)),
+        "reference_pass_canonical": sum(bool(p) for p in passed_ref[: len(canon)]),
+        "reference_pass_buggy": sum(bool(p) for p in passed_ref[len(canon) :]),
+        "reference_disagrees_with_execir": sum((v is Verdict.PASS) != bool(p) for v, p in zip(verdicts, passed_ref)),
         "agreement_idle_vs_loaded": round(sum(a == b for a, b in zip(verdicts, loaded)) / n, 4),
         "false_pass_loaded": sum(b is Verdict.PASS and a is not Verdict.PASS for a, b in zip(verdicts, loaded)),
         "false_fail_loaded": sum(a is Verdict.PASS and b is not Verdict.PASS for a, b in zip(verdicts, loaded)),
@@ -242,6 +278,12 @@ def main() -> int:
     parser.add_argument(
         "--reference-env", choices=("clean", "inherit"), default="clean", help="drop START_UP_VARIABLES from the reference's environment (default) or keep them"
     )
+    parser.add_argument(
+        "--budget",
+        choices=("build", "fixed"),
+        default="build",
+        help="each task's budget as a build derives it from its canonical (default), or 5 s CPU for all",
+    )
     args = parser.parse_args()
     REFERENCE_ENV["inherit"] = args.reference_env == "inherit"
     data = shared_data()
@@ -251,7 +293,7 @@ def main() -> int:
     report = {}
     for language in args.languages.split(","):
         started = time.perf_counter()
-        report[language] = language_figures(language, data, args.limit, args.workers)
+        report[language] = language_figures(language, data, args.limit, args.workers, args.budget)
         report[language]["bench_seconds"] = round(time.perf_counter() - started, 1)
         print(json.dumps({language: report[language]}, indent=2), flush=True)
     print(table(report))
@@ -268,6 +310,7 @@ COLUMNS = (
     ("ExecIR CPU ms/check", "execir_cpu_ms_per_check"),
     ("reference CPU ms/check", "reference_cpu_ms_per_check"),
     ("CPU ratio", "cpu_ratio"),
+    ("ratio without timeouts", None),
     ("median compile CPU s", "median_compile_cpu_s"),
     ("median run CPU s", "median_run_cpu_s"),
     ("idle vs loaded agreement", "agreement_idle_vs_loaded"),
@@ -282,7 +325,9 @@ def table(report: dict) -> str:
     lines = ["| " + " | ".join(name for name, _ in COLUMNS) + " |", "|" + " --- |" * len(COLUMNS)]
     for language, figures in report.items():
         cells = [language]
-        cells += [str(figures[key]) for _, key in COLUMNS[1:-3] if key]
+        cells += [str(figures[key]) for _, key in COLUMNS[1:7]]
+        cells.append(f"{figures['without_timeouts']['speedup']} ({figures['without_timeouts']['checks']} checks)")
+        cells += [str(figures[key]) for _, key in COLUMNS[8:-3] if key]
         cells += [f"{figures['canonical_pass_x3']}/{figures['tasks']}", f"{figures['buggy_not_pass']}/{figures['buggy']}"]
         cells.append(f"{figures['judged_outside_tasks']}/{figures['tasks']}")
         lines.append("| " + " | ".join(cells) + " |")

@@ -156,7 +156,19 @@ def test_results_identical_to_the_references_skip_the_judge():
     assert decision.verdict is Verdict.PASS and [kind for kind, _ in slot.log] == ["calls", "judge"]
 
 
-def test_reference_results_kept_only_when_the_judge_passes_them():
+def test_the_first_results_the_judge_passes_in_one_round_are_kept_for_the_task():
+    recordings = split.Recordings()
     runtime = DoubleRuntime("cpp", (), ())
-    assert split.reference_results(ScriptedSlot(rounds_needed=0), runtime, TOOLCHAIN, JOB, LIMITS, ("[3]",)) == '{"ok":6}\n'  # type: ignore[arg-type]
-    assert split.reference_results(ScriptedSlot(rounds_needed=5), runtime, TOOLCHAIN, JOB, LIMITS, ("[3]",)) == ""  # type: ignore[arg-type]
+    recordings._found[recordings.key(JOB, TOOLCHAIN)] = ("[3]",)
+    assert recordings.get(ScriptedSlot(rounds_needed=0), runtime, TOOLCHAIN, JOB, LIMITS) == split.Recording(("[3]",))  # type: ignore[arg-type]
+    failed = decide.Decision(Verdict.FAIL, "no", (False,))
+    recordings.settle(JOB, TOOLCHAIN, failed, [raw(b'{"ok":5}\n')])  # a failing candidate leaves nothing
+    rounds = decide.Decision(Verdict.PASS, "ok", (True,))
+    recordings.settle(JOB, TOOLCHAIN, rounds, [raw(b'{"ok":5}\n'), raw(b'{"ok":6}\n')])  # nor one decided in rounds
+    assert recordings.get(ScriptedSlot(rounds_needed=0), runtime, TOOLCHAIN, JOB, LIMITS).passed_results == ""  # type: ignore[arg-type, union-attr]
+    recordings.settle(JOB, TOOLCHAIN, rounds, [raw(b'{"ok":6}\n')])
+    recordings.settle(JOB, TOOLCHAIN, rounds, [raw(b'{"ok":7}\n')])  # the first kept stays
+    assert recordings.get(ScriptedSlot(rounds_needed=0), runtime, TOOLCHAIN, JOB, LIMITS).passed_results == '{"ok":6}\n'  # type: ignore[arg-type, union-attr]
+    other = Job("program", TestSuite("native", "other tests"), "f", LIMITS, reference="reference", language="cpp")
+    recordings.settle(other, TOOLCHAIN, rounds, [raw(b'{"ok":6}\n')])  # a task never recorded keeps nothing
+    assert recordings.key(other, TOOLCHAIN) not in recordings._passed

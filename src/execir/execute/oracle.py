@@ -365,6 +365,7 @@ class Oracle:
             recording = self._recordings.get(slot, runtime, toolchain, job, limits)
             if recording is not None:
                 decision, raws = split.judge(slot, runtime, toolchain, job, limits, recording)
+                self._recordings.settle(job, toolchain, decision, raws)
                 return self._result(decision, raws, job, f"{job.language} judged outside", JUDGED_OUTSIDE)
         plan = runtime.plan(toolchain, job.program, job.tests.code, limits)
         raw = slot.run_exec(limits, plan, "", os.urandom(16).hex(), judged_stdout=job.tests.kind == "probe")

@@ -13,11 +13,13 @@ Three sandbox runs replace the one in-process run (each runtime builds their pla
    are the task's, never the candidate's) with the tests, the entry point replaced by a replayer
    that returns the candidate's values; the tests' own asserts and helpers decide.
 
-Once per task the reference itself also goes through steps 2 and 3; when its judge passes, its
-result lines are kept, and a candidate whose result lines are byte-identical to them is a PASS with
-no judge run of its own: the judge is a deterministic function of (calls, results), so it would
-decide exactly as it did for the reference (the wire text is exact, so identical bytes are
-identical values). Only candidates whose values differ from the reference's pay for a judge run.
+The first candidate of a task whose values the judge passes (in one round) leaves its result lines
+with the task's recording; a later candidate whose result lines are byte-identical to them is a PASS
+with no judge run of its own: the judge is a deterministic function of (calls, results), so it would
+decide exactly as it did before (the wire text is exact, so identical bytes are identical values).
+In a build the canonicals are admitted first, so the reference's own lines are the ones kept and
+only candidates whose values differ from the reference's pay for a judge run; no run is spent on
+the reference beyond its own checks.
 
 When a test's arguments depend on an earlier result (``f(f(x))``) and the candidate's result
 differs from the reference's, the judge meets a call nobody recorded: it names it, the candidate is
@@ -63,21 +65,23 @@ def trusted_limits(limits: Limits) -> Limits:
 @dataclass(frozen=True)
 class Recording:
     """What a task's trusted runs established: the calls its tests make (wire text, in order) and
-    the reference's result lines for them when the judge passed the reference ("" otherwise)."""
+    result lines for them that the judge passed ("" until a candidate's passed)."""
 
     calls: tuple[str, ...]
-    reference_results: str = ""
+    passed_results: str = ""
 
 
-SAME_AS_REFERENCE = "results identical to the reference's, which the tests pass"
+SAME_AS_REFERENCE = "results identical to results the tests passed"
 
 
 class Recordings:
-    """The recordings per task (thread-safe; one record run per task and toolchain)."""
+    """The recordings per task (thread-safe; one record run per task and toolchain), and the first
+    result lines the judge passed per task."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._found: dict[str, Recording | None] = {}
+        self._found: dict[str, tuple[str, ...] | None] = {}
+        self._passed: dict[str, str] = {}
         self._busy: dict[str, threading.Lock] = {}
         self.runs = 0
 
@@ -90,19 +94,32 @@ class Recordings:
         """``job``'s task's recording, made on ``slot`` the first time; None: not splittable."""
         key = self.key(job, toolchain)
         with self._lock:
-            if key in self._found:
-                return self._found[key]
-            busy = self._busy.setdefault(key, threading.Lock())
-        with busy:
-            with self._lock:
-                if key in self._found:
-                    return self._found[key]
-            calls = record(slot, runtime, toolchain, job, trusted_limits(limits))
-            found = None if calls is None else Recording(calls, reference_results(slot, runtime, toolchain, job, limits, calls))
-            with self._lock:
-                self._found[key] = found
-                self.runs += 1
-            return found
+            if key not in self._found:
+                busy = self._busy.setdefault(key, threading.Lock())
+            else:
+                busy = None
+        if busy is not None:
+            with busy:
+                with self._lock:
+                    done = key in self._found
+                if not done:
+                    calls = record(slot, runtime, toolchain, job, trusted_limits(limits))
+                    with self._lock:
+                        self._found[key] = calls
+                        self.runs += 1
+        with self._lock:
+            calls = self._found[key]
+            return None if calls is None else Recording(calls, self._passed.get(key, ""))
+
+    def settle(self, job: Job, toolchain: Toolchain, decision: decide.Decision, raws: list[Raw]) -> None:
+        """Keep ``job``'s result lines as the task's passed results when the judge passed them in
+        one round and none are kept yet."""
+        if decision.verdict is not Verdict.PASS or len(raws) != 1 or decision.detail == SAME_AS_REFERENCE:
+            return
+        key = self.key(job, toolchain)
+        with self._lock:
+            if self._found.get(key) is not None:
+                self._passed.setdefault(key, decide.results_text(raws[0]))
 
 
 def record(slot: Slot, runtime: Runtime, toolchain: Toolchain, job: Job, limits: Limits) -> tuple[str, ...] | None:
@@ -114,13 +131,6 @@ def record(slot: Slot, runtime: Runtime, toolchain: Toolchain, job: Job, limits:
         return None
     raw = slot.run_exec(limits, plan, "", os.urandom(16).hex(), judged_stdout=False, channel_cap=RECORD_CAP)
     return decide.parse_recording(raw)
-
-
-def reference_results(slot: Slot, runtime: Runtime, toolchain: Toolchain, job: Job, limits: Limits, calls: tuple[str, ...]) -> str:
-    """The reference's own result lines for ``calls`` when the judge passes them (else "")."""
-    trusted = replace(job, program=job.reference, limits=trusted_limits(limits))
-    decision, raws = judge(slot, runtime, toolchain, trusted, trusted.limits, Recording(calls), rounds=1)
-    return decide.results_text(raws[0]) if decision.verdict is Verdict.PASS and raws else ""
 
 
 def judge(
@@ -139,7 +149,7 @@ def judge(
         early = decide.decide_calls(raw, limits)
         if early is not None:
             return early, raws
-        if len(raws) == 1 and recording.reference_results and decide.results_text(raw) == recording.reference_results:
+        if len(raws) == 1 and recording.passed_results and decide.results_text(raw) == recording.passed_results:
             return decide.Decision(Verdict.PASS, SAME_AS_REFERENCE, (True,)), raws
         judge_plan = runtime.judge_plan(toolchain, job.reference, job.tests.code, job.entry_point, text, decide.results_text(raw))
         judged = slot.run_exec(judge_limits, judge_plan, "", os.urandom(16).hex(), judged_stdout=False, channel_cap=RECORD_CAP)

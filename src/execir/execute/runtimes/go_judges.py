@@ -1,4 +1,5 @@
-"""Go's record-and-judge executables, built once per task by trusted code.
+"""Go's record-and-judge executables, built once per task by trusted code, and the trusted
+libraries of the candidate's calls run, built once per toolchain.
 
 The record run and every judge run of a task execute the same program (the reference, the tests,
 the recorder and the replayer; which one runs is told by the results file), and it holds no
@@ -7,6 +8,11 @@ those trusted sources only (``compile`` and ``link`` run no code of theirs), int
 directory under :data:`JUDGES` that the sandbox sees read-only, and the runs execute it there:
 a candidate's check then compiles only its own program. Otherwise (not root, or the build failed)
 every run compiles it in its own work dir.
+
+The candidate's calls run links the program with trusted libraries (the wire and the caller, about
+three quarters of that run's compile CPU when compiled per run): a root oracle compiles them once
+per toolchain and harness text, the same way, into a root-owned directory under :data:`LIBRARIES`,
+and the run's ``importcfg`` names those archives (read-only in the sandbox).
 """
 
 from __future__ import annotations
@@ -21,9 +27,10 @@ import threading
 from pathlib import Path
 
 from execir.execute.runtimes.base import Plan, root_owned
-from execir.execute.runtimes.go import PREPARED_ROOT
+from execir.execute.runtimes.go import PREPARED_ROOT, GoToolchain, Library
 
 JUDGES = PREPARED_ROOT / "judges"
+LIBRARIES = PREPARED_ROOT / "libraries"
 KEEP = 1024
 """Executables kept; the least recently built beyond this are removed when a new one is built."""
 BUILD_SECONDS = 300
@@ -82,3 +89,58 @@ def _prune() -> None:
     built = sorted((p for p in JUDGES.iterdir() if not p.name.startswith(".")), key=lambda p: p.stat().st_mtime)
     for old in built[: max(0, len(built) - KEEP + 1)]:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def prebuilt_libraries(toolchain: GoToolchain, libraries: tuple[Library, ...]) -> str | None:
+    """``importcfg`` lines naming root-owned archives of the trusted ``libraries`` (in order: each
+    may import the ones before), compiled once; None when they cannot be built here."""
+    if os.geteuid() != 0:
+        return None
+    sources = [(library.path, library.archive, library.sources) for library in libraries]
+    name = key(toolchain.version, toolchain.paths["compile"], toolchain.std_cfg, json.dumps(sources))
+    target = LIBRARIES / name
+    with _lock:
+        busy = _busy.setdefault(f"libraries/{name}", threading.Lock())
+    with busy:
+        if not (target / "ok").exists() and not _build_libraries(target, toolchain, libraries):
+            return None
+    archives = [target / library.archive for library in libraries]
+    if not all(root_owned(str(path)) for path in [target / "ok", *archives]):
+        return None
+    return "".join(f"packagefile {library.path}={path}\n" for library, path in zip(libraries, archives))
+
+
+def _build_libraries(target: Path, toolchain: GoToolchain, libraries: tuple[Library, ...]) -> bool:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    os.chmod(target.parent, 0o755)
+    work = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
+    try:
+        cfg = toolchain.std_cfg
+        for library in libraries:
+            for path, text in library.sources:
+                (work / path).parent.mkdir(parents=True, exist_ok=True)
+                (work / path).write_text(text, encoding="utf-8")
+            (work / "importcfg").write_text(cfg)
+            argv = [toolchain.paths["compile"], "-c=1", "-complete", "-importcfg", "importcfg", "-pack", "-p", library.path, "-o", library.archive]
+            done = subprocess.run(
+                [*argv, *(path for path, _ in library.sources)], cwd=work, env={"PATH": "/usr/bin:/bin"}, capture_output=True, timeout=BUILD_SECONDS
+            )
+            if done.returncode != 0:
+                return False
+            cfg += library.cfg_line
+        final = Path(tempfile.mkdtemp(prefix=".ready-", dir=target.parent))
+        for library in libraries:
+            (work / library.archive).rename(final / library.archive)
+            os.chmod(final / library.archive, 0o644)
+        (final / "ok").write_text("")
+        os.chmod(final / "ok", 0o644)
+        os.chmod(final, 0o755)
+        try:
+            final.rename(target)
+        except OSError:  # built meanwhile by another oracle
+            shutil.rmtree(final, ignore_errors=True)
+        return (target / "ok").exists()
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -76,9 +76,14 @@ def call_plan(toolchain: GoToolchain, program: str, entry_point: str, reference:
     # runs before any of the program's package variables and init functions
     entry = f'package {go_source.package_name(program)}\n\nimport _ "execir/caller"\n\nvar ExecirEntry {declared} = {entry_point}\n'
     files = {"main.go": program, "execir_entry.go": entry, "callmain.go": CALL_MAIN, CALLS_FILE: calls, "importcfg": toolchain.std_cfg}
-    files["importcfg"] += "".join(library.cfg_line for library in (WIRE, CALLER)) + "packagefile execir/prog=prog.a\n"
     compile_ = [toolchain.paths["compile"], "-c=1", "-complete", "-importcfg", "importcfg", "-pack"]
-    steps = library_steps(compile_, files, (WIRE, CALLER))
+    prebuilt = go_judges.prebuilt_libraries(toolchain, (WIRE, CALLER))
+    if prebuilt is not None:  # the trusted libraries compiled once, root-owned, read-only here
+        files["importcfg"] += prebuilt + "packagefile execir/prog=prog.a\n"
+        steps: list[str] = []
+    else:
+        files["importcfg"] += "".join(library.cfg_line for library in (WIRE, CALLER)) + "packagefile execir/prog=prog.a\n"
+        steps = library_steps(compile_, files, (WIRE, CALLER))
     steps.append(_sh([*compile_, "-p", "execir/prog", "-o", "prog.a", "main.go", "execir_entry.go"]))
     steps.append(_sh([*compile_, "-p", "main", "-o", "callmain.a", "callmain.go"]))
     steps.append(_sh([toolchain.paths["link"], "-s", "-w", "-buildmode=exe", "-importcfg", "importcfg", "-o", "prog", "callmain.a"]))
