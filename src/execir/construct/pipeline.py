@@ -26,11 +26,8 @@ from execir.execute import Oracle, OracleConfig
 from execir.execute.jobs import IN_PROCESS, JUDGED_OUTSIDE
 from execir.languages import FAMILY_WEIGHTS, get_language, select_operators
 from execir.languages.base import family_table
-from execir.tasks import bundled_humaneval_path, load_humaneval, load_mbpp
 from execir.tasks.candidates import load_candidates
-from execir.tasks.livecodebench import load_livecodebench
-from execir.tasks.multilingual import shared_data
-from execir.tasks.multilingual.sources import MULTILINGUAL_SOURCES, load_multilingual
+from execir.tasks.registry import task_source
 from execir.texts.distractors import Distractor, load_distractors
 from execir.types import Task, problem_of
 
@@ -56,41 +53,18 @@ class BuildSummary:
 def load_tasks(config: BuildConfig, language: str | None = None) -> list[Task]:
     """Load the configured task source in ``language`` (default: the build's only language)."""
     language = language or config.languages[0]
-    if language != "python" and config.source not in MULTILINGUAL_SOURCES:
-        raise ExecIRError(f"--language {language}: source {config.source} is Python only")
-    if config.source == "humaneval":
-        tasks = load_humaneval(config.path)
-    elif config.source == "mbpp":
-        tasks = load_mbpp(_required_path(config))
-    elif config.source == "jsonl":
-        tasks = load_humaneval(_required_path(config), source="jsonl")
-    elif config.source in MULTILINGUAL_SOURCES:
-        tasks = load_multilingual(config.source, language, source_path(config))
-    elif config.source == "livecodebench":
-        tasks = load_livecodebench(_required_path(config))
-    else:
-        raise ExecIRError(f"unknown task source '{config.source}' (expected humaneval, mbpp, jsonl, livecodebench, {', '.join(MULTILINGUAL_SOURCES)})")
-
+    source = task_source(config.source)
+    if language not in source.languages:
+        if source.languages == ("python",):
+            raise ExecIRError(f"--language {language}: source {config.source} is Python only")
+        raise ExecIRError(f"{config.source} has no {language} tasks ExecIR can run; languages: {', '.join(source.languages)}")
+    tasks = source.load(source.resolve_path(config.path), language)
     return tasks[: config.limit_tasks] if config.limit_tasks else tasks
 
 
 def source_path(config: BuildConfig) -> Path:
-    """The file (or data folder) the tasks came from: the bundled HumanEval when none was given, or
-    ``../shared/data`` beside the checkout for the multilingual sources."""
-    if config.path is not None:
-        return config.path
-    if config.source in MULTILINGUAL_SOURCES:
-        data = shared_data()
-        if data is None:
-            raise ExecIRError(f"'execir build {config.source}' needs --path DIR (the folder holding humaneval-x/, humanevalpack/, mxeval/)")
-        return data
-    return bundled_humaneval_path()
-
-
-def _required_path(config: BuildConfig) -> Path:
-    if config.path is None:
-        raise ExecIRError(f"'execir build {config.source}' needs --path FILE")
-    return config.path
+    """The file (or data folder) the tasks came from: ``--path``, or the source's default."""
+    return task_source(config.source).resolve_path(config.path)
 
 
 def build(config: BuildConfig, oracle_config: OracleConfig, *, oracle_factory: Callable[[OracleConfig], Oracle] = Oracle) -> BuildSummary:

@@ -32,7 +32,8 @@ from execir.languages import ParseError, get_language, select_operators
 from execir.languages.base import family_table
 from execir.mutate import generate_mutants, order_candidates
 from execir.mutate.distance import levenshtein
-from execir.tasks.livecodebench import candidate_program, lcb_limits
+from execir.tasks.livecodebench import lcb_limits
+from execir.tasks.registry import runnable_program
 from execir.types import Edit, ExcludedTask, Mutant, Task, Verdict
 
 
@@ -273,8 +274,7 @@ def job_for(item: VerifiedTask, program: str) -> Job:
     judge takes the tests' helpers from it, and native tests are recorded and judged with it)."""
     task = item.task
     reference = task.solution if task.tests.kind in ("check", "asserts", "native") else ""
-    if task.source == "livecodebench":
-        program = candidate_program(task, program)  # LiveCodeBench's import block, and a Solution method as a function
+    program = runnable_program(task, program)  # the source's adapter (LiveCodeBench: its imports, a Solution method as a function)
     return Job(program, task.tests, task.entry_point, item.limits, reference=reference, language=task.language)
 
 

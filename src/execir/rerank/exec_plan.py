@@ -55,7 +55,8 @@ from execir.rerank.examples import SYNTAXES, Examples
 from execir.rerank.native_calls import NATIVE_CALL_LANGUAGES, NativeSuite, native_suite
 from execir.rerank.planned import CALL_LIMITS, PlannedRun
 from execir.rerank.typed_calls import TYPED_CALL_LANGUAGES, signature, typed_suite
-from execir.tasks.livecodebench import candidate_program, lcb_limits
+from execir.tasks.livecodebench import lcb_limits
+from execir.tasks.registry import runnable_program
 from execir.types import Task, TestSuite
 
 NATIVE_LANGUAGES = NATIVE_CALL_LANGUAGES | TYPED_CALL_LANGUAGES
@@ -155,8 +156,7 @@ def candidate_job(examples: Examples, program: str, language: str, source: str) 
             return Job(program, native.suite, examples.entry_point, CALL_LIMITS, language=language)
     if examples.stdio and language in STDIO_LANGUAGES:
         suite = stdio_suite(examples)
-        if language == "python" and source == "livecodebench":
-            program = candidate_program(Task("examples", "", "", "", suite, source), program)
+        program = runnable_program(Task("examples", "", "", "", suite, source, language=language), program)
         return Job(program, suite, "", lcb_limits(), language=language)
     return None
 
