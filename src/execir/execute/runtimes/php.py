@@ -1,0 +1,148 @@
+"""PHP (the ``php`` CLI): MBXP style tests (top-level code after the program that ``throw``\\ s
+when the tests' ``compare`` helper rejects a result; mxeval runs ``php f.php``, status 0 = pass).
+
+With the task's reference they are judged outside the candidate's process
+(:mod:`execir.execute.runtimes.php_split`); without one, or when they cannot be split, they run
+in-process under the trusted runner described here.
+
+Every run is ``php -n`` (no ``php.ini``, no ``conf.d``) with explicit settings (:data:`SETTINGS`):
+errors to stderr, no memory limit of PHP's own (the sandbox's limits apply), floats printed in
+their shortest round-trip form (``serialize_precision=-1``, PHP's default), file access only under
+the work dir (``open_basedir=.``: no ``/proc/self/mem``, ``/proc/self/environ`` or files of the
+host), no URL streams, no ``dl``, and no process functions (``exec``, ``system``, ``proc_open``,
+``popen``, ``pcntl_fork``, ...: a forked copy of an in-process run could try other answers to each
+check). The shared extensions loaded are those of :data:`EXTENSIONS` the toolchain has (``ctype``,
+``iconv``, ``mbstring``, ``tokenizer``, ...; the built-in ones such as ``json``, ``pcre`` and
+``spl`` are always there); the toolchain's version names them. The compile step is ``php -l``: a
+syntax error is an ERROR, like a compile error.
+
+The in-process runner (:data:`RUNNER`):
+
+1. is started by ``/bin/sh`` (:data:`~execir.execute.runtimes.base.HIDE_NONCE`), which moves the
+   nonce from the environment into ``.execir-nonce`` and ``exec``\\ s php, so the environment never
+   shows it; before any program code runs it reads and deletes ``.execir-nonce`` and ``tests.php``
+   inside a generator that then suspends: the nonce and the tests' text are locals of that
+   generator's frame, which no reflection API reads (``debug_backtrace`` shows frames' arguments,
+   not their locals);
+2. loads the program at top level (its top-level variables are globals, as in one file); an
+   exception or ``exit`` there leaves no record (FAIL);
+3. resumes the generator: the tests are evaluated in its frame (their variables are its locals, out
+   of reach of ``$GLOBALS``), and only once they returned the nonce is written to fd 3 and the run
+   ends with status 0. A program that declares the tests' helper (``compare``) stops the tests
+   with PHP's redeclaration error, as in mxeval's one file; ``exit`` in a call, a shutdown function
+   or an exception handler leave no record; a program that resumes the generator itself only runs
+   the tests early on its own functions, and the runner then refuses the run.
+
+Limits of this in-process protocol: the program shares the tests' process, so a program written
+against this runner could still look for the tests' compiled literals in its own memory by means
+PHP's settings here do not remove; the judged-outside protocol is what keeps the expected values
+out of the candidate's process.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+from execir.execute.runtimes import php_split
+from execir.execute.runtimes.base import HIDE_NONCE, Plan, Profile, Runtime, Toolchain, harness_source
+
+PROGRAM = "program.php"
+TESTS = "tests.php"
+RUNNER_NAME = "execir_runner.php"
+RUNNER = harness_source("php_runner.php")
+EXTENSIONS = ("ctype", "iconv", "mbstring", "tokenizer", "calendar", "bcmath", "gmp", "intl")
+"""Shared extensions loaded when the toolchain has them (with ``-n`` none is loaded otherwise)."""
+DISABLED = (
+    "exec",
+    "passthru",
+    "shell_exec",
+    "system",
+    "proc_open",
+    "popen",
+    "proc_nice",
+    "pcntl_fork",
+    "pcntl_rfork",
+    "pcntl_exec",
+    "pcntl_signal",
+    "pcntl_alarm",
+    "pcntl_async_signals",
+    "pcntl_unshare",
+    "pcntl_setpriority",
+    "dl",
+)
+SETTINGS = (
+    "display_errors=stderr",
+    "display_startup_errors=1",
+    "log_errors=0",
+    "html_errors=0",
+    "error_reporting=32767",
+    "memory_limit=-1",
+    "max_execution_time=0",
+    "serialize_precision=-1",
+    "precision=14",
+    "output_buffering=0",
+    "implicit_flush=1",
+    "auto_prepend_file=",
+    "auto_append_file=",
+    "include_path=.",
+    "open_basedir=.",
+    "allow_url_fopen=0",
+    "allow_url_include=0",
+    "enable_dl=0",
+    "disable_functions=" + ",".join(DISABLED),
+    "opcache.enable_cli=0",
+    "zend.assertions=1",
+    "date.timezone=UTC",
+)
+"""``-d`` settings of every run (after ``-n``)."""
+
+
+class PhpRuntime(Runtime):
+    def discover(self) -> Toolchain:
+        paths = self.require("php", "sh")
+        probe = subprocess.run([paths["php"], "-n", "-r", "echo PHP_VERSION, PHP_EOL, PHP_EXTENSION_DIR;"], capture_output=True, text=True, timeout=60)
+        lines = probe.stdout.splitlines()
+        version, extension_dir = (lines + ["unknown", ""])[:2]
+        loaded = [name for name in EXTENSIONS if extension_dir and os.path.isfile(os.path.join(extension_dir, f"{name}.so"))]
+        paths = dict(paths, extension_dir=extension_dir, extensions=",".join(loaded))
+        return Toolchain(self.name, f"PHP {version} -n {' '.join(loaded)}", paths)
+
+    @staticmethod
+    def command(toolchain: Toolchain) -> tuple[str, ...]:
+        """``php -n`` with :data:`SETTINGS` and the toolchain's extensions."""
+        args = [toolchain.paths["php"], "-n"]
+        for setting in SETTINGS:
+            args += ["-d", setting]
+        if toolchain.paths.get("extensions"):
+            args += ["-d", f"extension_dir={toolchain.paths['extension_dir']}"]
+            for name in toolchain.paths["extensions"].split(","):
+                args += ["-d", f"extension={name}"]
+        return tuple(args)
+
+    @staticmethod
+    def check(toolchain: Toolchain) -> tuple[str, ...]:
+        return (toolchain.paths["php"], "-n", "-l", PROGRAM)
+
+    def native_plan(self, toolchain: Toolchain, program: str, tests: str) -> Plan:
+        files = {PROGRAM: program, TESTS: php_split.tests_file(tests), RUNNER_NAME: RUNNER}
+        run = (toolchain.paths["sh"], "-c", HIDE_NONCE, *self.command(toolchain), RUNNER_NAME)
+        return Plan(files, run, self.check(toolchain))
+
+    def stdio_plan(self, toolchain: Toolchain, program: str) -> Plan:
+        return Plan({PROGRAM: program}, (*self.command(toolchain), PROGRAM), self.check(toolchain))
+
+    # ---- judged outside: see :mod:`execir.execute.runtimes.php_split` ----------------------
+    def record_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str) -> Plan | None:
+        if "tokenizer" not in toolchain.paths.get("extensions", "").split(","):
+            return None
+        return php_split.record_plan(self.command(toolchain), reference, tests, entry_point)
+
+    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
+        return php_split.call_plan(self.command(toolchain), self.check(toolchain), program, entry_point, calls)
+
+    def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
+        return php_split.judge_plan(self.command(toolchain), reference, tests, entry_point, calls, results)
+
+
+RUNTIME = PhpRuntime("php", (".php",), ("php-cli", "php-mbstring"), Profile(address_space=True, nproc=64, compile_cpu_seconds=10.0, compile_wall_seconds=60.0))

@@ -1,0 +1,98 @@
+"""PHP judged outside the candidate's process (MBXP form: a top-level function, tests that
+``throw`` when their own ``compare`` helper says a result is wrong).
+
+Three runs, each ``php`` with the runtime's settings (:data:`execir.execute.runtimes.php.SETTINGS`)
+and one driver file (the wire codec ``harness/php_wire.php`` first, loaded before any program, so
+a program cannot declare a class or function of its names: PHP never redefines one):
+
+- **record** (trusted): the reference's entry function is renamed (its declaration's name token,
+  found with PHP's tokenizer; functions are matched without regard to case, as PHP calls them) and
+  the reference is loaded at top level; a function of the entry's name with the reference's
+  parameters (by-reference ones kept) writes each call's argument line before calling the renamed
+  reference (calls made while the reference runs are not recorded), then the tests are loaded at
+  top level. ``mt_srand(0)``/``srand(0)`` run first, in the judge too, so tests drawing random
+  numbers make the same calls in both. Arguments with no exact wire form (an object other than a
+  ``stdClass``, a closure, a resource, a cycle) or named ones stop the run: those tests stay
+  in-process.
+- **calls** (the candidate's): ``php -l`` first (a syntax error is an ERROR); the caller decodes
+  every argument line before the program loads, loads it at top level (its top-level variables are
+  globals, as in one file), calls the entry function by name once per line through
+  ``execir_invoke.php``, which declares ``strict_types=1`` exactly when the program does (the
+  tests, in the program's file, would call it in that mode), and writes each value; a call that
+  changed its (by-reference) arguments sends their new contents too.
+- **judge** (trusted): the reference is loaded with its entry renamed (its helpers stay), a
+  replayer of the entry's name checks the argument line, returns the candidate's value decoded
+  into PHP values (or throws the exception it threw: the first of its class and parents this
+  process knows, with its message), writes changed arguments back, and the tests' own ``compare``
+  decides. A program that declares a function of a helper's name of the tests (``compare``) is
+  not in this process: the helper is the tests'.
+
+The program and the tests are separate files loaded at top level in one global scope, as one file
+would run them, but for two things: a program ending in HTML after ``?>`` does not swallow the
+tests, and a program that declares the tests' helper name does not stop the file from compiling.
+"""
+
+from __future__ import annotations
+
+import re
+
+from execir.execute.runtimes.base import CALLS_FILE, RESULTS_FILE, Plan, harness_source
+
+PROGRAM = "program.php"
+TESTS = "tests.php"
+DRIVER = "execir_driver.php"
+INVOKE = "execir_invoke.php"
+FUNCTION_NAME = re.compile(r"\A[A-Za-z_\x80-\xff][A-Za-z0-9_\x80-\xff]*\Z")
+_STRICT = re.compile(
+    r"\A(?:#![^\n]*\n)?<\?php\s*(?:(?://|#)[^\n]*\n\s*|/\*.*?\*/\s*)*declare\s*\(\s*strict_types\s*=\s*1\s*\)",
+    re.S | re.I,
+)
+
+
+def _body(name: str) -> str:
+    """A harness file's text without its opening ``<?php`` (to append it to another)."""
+    text = harness_source(name)
+    if not text.startswith("<?php\n"):
+        raise ValueError(f"{name} does not start with <?php")
+    return text[len("<?php\n") :]
+
+
+_WIRE = harness_source("php_wire.php")
+RECORDER = _WIRE + _body("php_entry.php") + _body("php_record.php")
+CALLER = _WIRE + _body("php_call.php")
+JUDGE = _WIRE + _body("php_entry.php") + _body("php_judge.php")
+
+
+def strict_types(program: str) -> bool:
+    """Whether ``program`` starts with ``declare(strict_types=1)`` (after ``<?php`` and comments)."""
+    return _STRICT.match(program) is not None
+
+
+def invoker(program: str) -> str:
+    """``execir_invoke.php``: the one call site of the entry function, in ``program``'s typing mode."""
+    declare = "declare(strict_types=1);\n" if strict_types(program) else ""
+    return f"<?php\n{declare}function execir_invoke(string $name, array &$args): mixed\n{{\n    return $name(...$args);\n}}\n"
+
+
+def tests_file(tests: str) -> str:
+    """The tests as a file of their own (MBXP's tests are PHP code without an opening tag)."""
+    return tests if tests.lstrip().startswith("<?php") else "<?php\n" + tests
+
+
+def record_plan(php: tuple[str, ...], reference: str, tests: str, entry_point: str) -> Plan | None:
+    """The trusted record run; None when ``entry_point`` is no plain function name."""
+    if not FUNCTION_NAME.match(entry_point):
+        return None
+    return Plan({PROGRAM: reference, TESTS: tests_file(tests), DRIVER: RECORDER}, (*php, DRIVER, entry_point))
+
+
+def call_plan(php: tuple[str, ...], check: tuple[str, ...], program: str, entry_point: str, calls: str) -> Plan:
+    """The candidate's run: ``program`` with the caller replaying ``calls``."""
+    files = {PROGRAM: program, CALLS_FILE: calls, DRIVER: CALLER, INVOKE: invoker(program)}
+    return Plan(files, (*php, DRIVER, entry_point), check)
+
+
+def judge_plan(php: tuple[str, ...], reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
+    """The trusted judge: the reference and the tests, the entry point replaying ``results``."""
+    files = {PROGRAM: reference, TESTS: tests_file(tests), DRIVER: JUDGE, CALLS_FILE: calls, RESULTS_FILE: results}
+    return Plan(files, (*php, DRIVER, entry_point))

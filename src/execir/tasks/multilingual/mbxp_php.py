@@ -1,0 +1,41 @@
+"""MBXP PHP (amazon-science/mxeval ``mbphp_release_v1.2.jsonl``): the 950 of its 966 tasks with a
+canonical solution.
+
+Program = ``prompt + canonical_solution`` (the prompt opens with ``<?php``); tests = ``test``
+(top-level code that defines a ``compare`` helper, loose ``==``, and throws an ``Exception`` on a
+mismatch), run after the program as mxeval does (``prompt + solution + "\\n" + test`` in one file,
+``php file.php``, exit status 0 = pass; here they are judged outside the candidate's process by
+:mod:`execir.execute.runtimes.php_split`, or run in-process by the trusted runner of
+:mod:`execir.execute.runtimes.php`).
+
+118 canonicals fail their own tests with plain ``php`` 8.2 as well (mostly a body that reads
+variables the signature never declares: ``$testList`` for a parameter named ``$list``); a build
+excludes them like any canonical that does not pass. MBXP has no buggy solutions.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from execir.tasks.multilingual import NativeTask, shared_data
+
+SOURCE = "mbxp"
+
+
+def load(root: Path | None = None) -> list[NativeTask]:
+    """The MBXP PHP tasks that have a canonical solution, in file order."""
+    data = root or shared_data()
+    if data is None:
+        raise FileNotFoundError("../shared/data not found beside the checkout")
+    tasks = []
+    with open(data / "mxeval" / "mbxp" / "mbphp_release_v1.2.jsonl", encoding="utf-8") as handle:
+        for line in handle:
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            if not record.get("canonical_solution"):
+                continue
+            program = record["prompt"] + record["canonical_solution"]
+            tasks.append(NativeTask(record["task_id"], "php", program, record["test"], SOURCE, None, record["prompt"], record.get("entry_point", "")))
+    return tasks
