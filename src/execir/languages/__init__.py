@@ -19,6 +19,7 @@ LANGUAGE_MODULES: dict[str, tuple[str, str]] = {
     "go": ("execir.languages.go", "GO"),
     "js": ("execir.languages.js", "JS"),
     "ruby": ("execir.languages.ruby", "RUBY"),
+    "php": ("execir.languages.php", "PHP"),
 }
 """Language name -> (module, attribute) of its :class:`Language`."""
 
@@ -35,6 +36,7 @@ EXTENSIONS: dict[str, str] = {
     ".mjs": "js",
     ".cjs": "js",
     ".rb": "ruby",
+    ".php": "php",
 }
 """File extension -> language name (for commands that infer ``--language``)."""
 

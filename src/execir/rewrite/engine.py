@@ -26,7 +26,7 @@ RULE_MODULES: dict[str, str] = {
 
 def _rules(language: str) -> RuleSet:
     if language not in RULE_MODULES:
-        raise ExecIRError(f"no rewrite rules for language {language!r}; choose one of {', '.join(RULE_MODULES)}")
+        raise ExecIRError(f"no rewrite rules for language {language!r} (build it with --rewrites 0); rewrites exist for {', '.join(RULE_MODULES)}")
     module = importlib.import_module(RULE_MODULES[language])
     rules: RuleSet = module.rules_for(language)
     return rules

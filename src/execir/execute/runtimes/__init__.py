@@ -7,21 +7,21 @@ from pathlib import Path
 from execir.errors import ExecIRError
 from execir.execute.runtimes.base import NONCE_ENV, Plan, Profile, Runtime, Toolchain, ToolchainMissing
 
-LANGUAGES = ("python", "cpp", "java", "go", "js", "ruby")
+LANGUAGES = ("python", "cpp", "java", "go", "js", "ruby", "php")
 """Every language the oracle runs. Python keeps its own protocol (the judge's proxy)."""
 
 
 def runtime(language: str) -> Runtime:
     """The runtime of a non-Python ``language``."""
-    from execir.execute.runtimes import cpp, go, java, js, ruby
+    from execir.execute.runtimes import cpp, go, java, js, php, ruby
 
-    table: dict[str, Runtime] = {"cpp": cpp.RUNTIME, "java": java.RUNTIME, "go": go.RUNTIME, "js": js.RUNTIME, "ruby": ruby.RUNTIME}
+    table: dict[str, Runtime] = {"cpp": cpp.RUNTIME, "java": java.RUNTIME, "go": go.RUNTIME, "js": js.RUNTIME, "ruby": ruby.RUNTIME, "php": php.RUNTIME}
     if language not in table:
         raise ExecIRError(f"unknown language {language!r}; choose one of {', '.join(LANGUAGES)}")
     return table[language]
 
 
-_EXTENSIONS = {".py": "python", ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".java": "java", ".go": "go", ".js": "js", ".mjs": "js", ".rb": "ruby"}
+_EXTENSIONS = {".py": "python", ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".java": "java", ".go": "go", ".js": "js", ".mjs": "js", ".rb": "ruby", ".php": "php"}
 
 
 def infer_language(path: Path) -> str:
