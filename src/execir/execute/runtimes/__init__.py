@@ -21,7 +21,18 @@ def runtime(language: str) -> Runtime:
     return table[language]
 
 
-_EXTENSIONS = {".py": "python", ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".java": "java", ".go": "go", ".js": "js", ".mjs": "js", ".rb": "ruby", ".php": "php"}
+_EXTENSIONS = {
+    ".py": "python",
+    ".cpp": "cpp",
+    ".cc": "cpp",
+    ".cxx": "cpp",
+    ".java": "java",
+    ".go": "go",
+    ".js": "js",
+    ".mjs": "js",
+    ".rb": "ruby",
+    ".php": "php",
+}
 
 
 def infer_language(path: Path) -> str:
