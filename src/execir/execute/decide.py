@@ -385,6 +385,20 @@ def results_text(raw: Raw) -> str:
     return data[: end + 1].decode("utf-8", "replace") if end >= 0 else ""
 
 
+def decide_syntax(raw: Raw) -> Decision | None:
+    """A syntax check before the candidate's calls run (its program compiled, never run): None when
+    it compiles (the nonce line alone), ERROR with the compiler's message when it does not (or the
+    check broke its budget), UNDECIDED when the check itself was lost."""
+    if raw.server_lost or raw.exit_code is None:
+        return Decision(Verdict.UNDECIDED, "the syntax check was lost", None)
+    if raw.timeout:
+        return Decision(Verdict.ERROR, "compile step exceeded its budget", None)
+    if raw.exit_code == 0 and raw.nonce and raw.completion == f"{raw.nonce}\n".encode():
+        return None
+    message = raw.completion.decode("utf-8", "replace")[-600:]
+    return Decision(Verdict.ERROR, f"does not compile: {message}" if message else f"does not compile (status {raw.exit_code})", None)
+
+
 def decide_calls(raw: Raw, limits: Limits) -> Decision | None:
     """The candidate's run, before the judge: a compile failure is ERROR, a broken budget or a kill
     decides (as for native tests); None: the judge decides from the results it wrote (a run that

@@ -28,6 +28,7 @@ from execir.execute.harness import frames
 from execir.execute.jobs import Job
 from execir.execute.limits import Limits
 from execir.execute.runtimes.base import NONCE_ENV, Plan
+from execir.execute.trusted_runner import TrustedRunner, TrustedSpec
 
 CPU_TICK = 0.01
 START_TIMEOUT = 15.0
@@ -100,6 +101,7 @@ class Slot:
         self.generation = 0
         self._log = tempfile.TemporaryFile()
         self.cpu = spec.cpu
+        self.trusted: dict[TrustedSpec, TrustedRunner] = {}
         self.start()
 
     # ---- lifecycle -------------------------------------------------------------------------
@@ -171,9 +173,11 @@ class Slot:
             raise LauncherError(f"judge did not start: {self._log_tail()}")
 
     def stop(self) -> None:
-        """Kill the server, judge and anything left in the cgroup."""
+        """Kill the server, judge, trusted runners and anything left in the cgroup."""
         _kill(self.server, getattr(self, "ctrl", None))
         self._stop_judge()
+        for runner in self.trusted.values():
+            runner.stop()
         if self.cgroup:
             self.cgroup.kill_except(set())
 
@@ -285,6 +289,14 @@ class Slot:
         if raw.compile is not None:
             raw.result = raw.compile
         return raw
+
+    def run_trusted(self, spec: TrustedSpec, limits: Limits, plan: Plan, nonce: str, channel_cap: int) -> Raw | None:
+        """A trusted plan (record or judge: no candidate code) in this slot's warm runner of
+        ``spec``, outside the sandbox, as the judge's uid; None when the plan is not of its shape."""
+        runner = self.trusted.get(spec)
+        if runner is None:
+            runner = self.trusted[spec] = TrustedRunner(spec, self.spec.judge_uid)
+        return runner.run(plan, limits, nonce, channel_cap)
 
     def _run(self, limits: Limits, msg: dict, child_fds: list, result_sock: socket.socket, captures: list[Capture], channel: Capture | None = None) -> Raw:
         raw = Raw()

@@ -39,7 +39,7 @@ from execir.execute import decide
 from execir.execute.evidence import Raw
 from execir.execute.jobs import Job
 from execir.execute.limits import Limits
-from execir.execute.runtimes.base import NEED_STATUS, Runtime, Toolchain
+from execir.execute.runtimes.base import NEED_STATUS, Plan, Runtime, Toolchain
 from execir.execute.slot import Slot
 from execir.types import Verdict
 
@@ -129,8 +129,17 @@ def record(slot: Slot, runtime: Runtime, toolchain: Toolchain, job: Job, limits:
     plan = runtime.record_plan(toolchain, job.reference, job.tests.code, job.entry_point)
     if plan is None:
         return None
-    raw = slot.run_exec(limits, plan, "", os.urandom(16).hex(), judged_stdout=False, channel_cap=RECORD_CAP)
+    raw = run_trusted(slot, runtime, toolchain, limits, plan, RECORD_CAP)
     return decide.parse_recording(raw)
+
+
+def run_trusted(slot: Slot, runtime: Runtime, toolchain: Toolchain, limits: Limits, plan: Plan, cap: int) -> Raw:
+    """A record or judge plan (trusted code only): in the runtime's warm trusted runner where it
+    has one, else in the sandbox."""
+    nonce = os.urandom(16).hex()
+    spec = runtime.trusted_spec(toolchain)
+    raw = slot.run_trusted(spec, limits, plan, nonce, cap) if spec is not None else None
+    return raw if raw is not None else slot.run_exec(limits, plan, "", nonce, judged_stdout=False, channel_cap=cap)
 
 
 def judge(
@@ -141,6 +150,13 @@ def judge(
     todo = list(recording.calls)
     raws: list[Raw] = []
     judge_limits = trusted_limits(limits)
+    check = runtime.syntax_plan(toolchain, job.program)
+    if check is not None:
+        budget = replace(limits, cpu_seconds=limits.compile_cpu_seconds or limits.cpu_seconds, wall_seconds=limits.compile_wall_seconds or limits.wall_seconds)
+        checked = run_trusted(slot, runtime, toolchain, budget, check, 1 << 16)
+        failed = decide.decide_syntax(checked)
+        if failed is not None:
+            return failed, [checked]
     for _ in range(rounds):
         text = "".join(line + "\n" for line in todo)
         plan = runtime.call_plan(toolchain, job.program, job.entry_point, job.reference, text)
@@ -152,7 +168,7 @@ def judge(
         if len(raws) == 1 and recording.passed_results and decide.results_text(raw) == recording.passed_results:
             return decide.Decision(Verdict.PASS, SAME_AS_REFERENCE, (True,)), raws
         judge_plan = runtime.judge_plan(toolchain, job.reference, job.tests.code, job.entry_point, text, decide.results_text(raw))
-        judged = slot.run_exec(judge_limits, judge_plan, "", os.urandom(16).hex(), judged_stdout=False, channel_cap=RECORD_CAP)
+        judged = run_trusted(slot, runtime, toolchain, judge_limits, judge_plan, RECORD_CAP)
         outcome = decide.decide_judge(judged, judge_limits, len(todo), NEED_STATUS)
         if isinstance(outcome, decide.Decision):
             return outcome, raws

@@ -19,9 +19,13 @@ import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from execir.errors import ExecIRError
 from execir.execute.limits import Limits
+
+if TYPE_CHECKING:
+    from execir.execute.trusted_runner import TrustedSpec
 
 NONCE_ENV = "EXECIR_NONCE"
 NONCE_FILE = ".execir-nonce"
@@ -148,6 +152,18 @@ class Runtime:
         or ``{"raised": "TypeName"}`` (an exception/panic escaped the call), flushing after each.
         No test code and no expected value is in this run; nothing it writes is trusted."""
         raise NotImplementedError
+
+    def syntax_plan(self, toolchain: Toolchain, program: str) -> Plan | None:
+        """A run that compiles ``program`` without running it, before the candidate's calls run of
+        the judged-outside protocol (then not compiled by :meth:`call_plan`): the nonce line on fd 3
+        when it compiles, else the compiler's message and status 1. None: :meth:`call_plan`
+        compiles the program itself."""
+        return None
+
+    def trusted_spec(self, toolchain: Toolchain) -> TrustedSpec | None:
+        """How this runtime's record and judge plans (trusted code only) run in a warm interpreter
+        outside the sandbox (:mod:`execir.execute.trusted_runner`); None: in the sandbox."""
+        return None
 
     def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
         """Trusted run of the ``reference`` (its helpers, never the candidate's) with the native

@@ -63,6 +63,7 @@ import os
 
 from execir.execute.runtimes import ruby_split
 from execir.execute.runtimes.base import HIDE_NONCE, Plan, Profile, Runtime, Toolchain, harness_source
+from execir.execute.trusted_runner import TrustedSpec
 
 PROGRAM = "program.rb"
 TESTS = "tests.rb"
@@ -107,6 +108,12 @@ class RubyRuntime(Runtime):
 
     def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
         return ruby_split.judge_plan(toolchain, self._env(toolchain), reference, tests, entry_point, calls, results)
+
+    def syntax_plan(self, toolchain: Toolchain, program: str) -> Plan:
+        return ruby_split.syntax_plan(toolchain, self._env(toolchain), program)
+
+    def trusted_spec(self, toolchain: Toolchain) -> TrustedSpec:
+        return ruby_split.trusted_spec(toolchain)
 
 
 RUNTIME = RubyRuntime("ruby", (".rb",), ("ruby",), Profile(address_space=True, nproc=64, compile_cpu_seconds=10.0, compile_wall_seconds=60.0))

@@ -1,0 +1,179 @@
+"""A warm trusted interpreter that runs a task's record and judge plans in a forked child each.
+
+The record and judge runs of the judged-outside protocol (:mod:`execir.execute.split`) execute
+trusted code only: the task's reference, its tests and ExecIR's harness; a candidate's values reach
+a judge only as wire text that the harness's codec decodes into the language's core values. For an
+interpreted language whose runtime declares a :class:`TrustedSpec`, those runs skip the sandbox's
+per-run start (a fresh interpreter, namespaces, cgroup, wipe): one long-lived interpreter per slot
+and language, started like the Python judge (outside the candidate's sandbox, as the judge's uid,
+in a session of its own, with a clean environment), forks a child per run into a private directory
+under a root it alone may write, with CPU, wall, memory and output budgets. Candidate code never
+runs here: the candidate's own calls run stays in the sandbox.
+
+Requests and replies are length-prefixed JSON frames (:mod:`execir.execute.harness.frames`); the
+reply becomes the same :class:`~execir.execute.evidence.Raw` evidence a sandbox run gives, so the
+verdict rules in :mod:`execir.execute.decide` do not change. A runner that dies or answers out of
+protocol is restarted and the run reports ``server_lost`` (UNDECIDED, never a verdict).
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+from dataclasses import dataclass
+
+from execir.execute.evidence import Raw
+from execir.execute.harness import frames
+from execir.execute.limits import Limits
+from execir.execute.runtimes.base import Plan
+
+START_SECONDS = 10.0
+GRACE_SECONDS = 5.0
+"""How long past a run's wall budget the runner may take to answer before it counts as lost."""
+
+
+@dataclass(frozen=True)
+class TrustedSpec:
+    """How a runtime's trusted plans run warm: the runner's command (its last argument, the control
+    socket's descriptor, is added at start) and the interpreter prefix a plan's run command must
+    have (the script and its arguments follow it)."""
+
+    argv: tuple[str, ...]
+    prefix: tuple[str, ...]
+
+    def request(self, plan: Plan, limits: Limits, nonce: str, cap: int) -> dict | None:
+        """The runner's request for ``plan``, or None when the plan is not of this interpreter's
+        shape (a compile step, another command): it then runs in the sandbox."""
+        if plan.compile or plan.run[: len(self.prefix)] != self.prefix or len(plan.run) <= len(self.prefix):
+            return None
+        script, *args = plan.run[len(self.prefix) :]
+        return {
+            "files": plan.files,
+            "script": script,
+            "args": args,
+            "env": plan.env,
+            "nonce": nonce,
+            "cpu": limits.cpu_seconds,
+            "wall": limits.wall_seconds,
+            "memory_mb": limits.memory_mb,
+            "cap": cap,
+        }
+
+
+class TrustedRunner:
+    """One warm interpreter (started on first use, restarted when lost)."""
+
+    def __init__(self, spec: TrustedSpec, uid: int | None) -> None:
+        self.spec = spec
+        self.uid = uid
+        self.process: subprocess.Popen | None = None
+        self.ctrl: socket.socket | None = None
+        self.root = ""
+        self.restarts = 0
+        self._lock = threading.Lock()
+
+    def run(self, plan: Plan, limits: Limits, nonce: str, cap: int) -> Raw | None:
+        """``plan``'s evidence, or None when it is not of this runner's shape."""
+        request = self.spec.request(plan, limits, nonce, cap)
+        if request is None:
+            return None
+        with self._lock:
+            if self.process is None or self.process.poll() is not None:
+                self._start()
+            reply = self._ask(request, limits.wall_seconds + GRACE_SECONDS)
+            if reply is None:
+                self.restarts += 1
+                self.stop()
+                return Raw(started=True, server_lost=True, nonce=nonce, compile={"op": "compiled", "ok": True, "status": 0, "cpu": 0.0, "log": ""})
+        return _evidence(reply, nonce)
+
+    def _start(self) -> None:
+        self.stop()
+        self.root = tempfile.mkdtemp(prefix="execir-trusted-")
+        if self.uid is not None:
+            os.chown(self.root, self.uid, self.uid)
+        os.chmod(self.root, 0o700)
+        ctrl, remote = socket.socketpair()
+        extra_groups: list[int] | None = [] if self.uid is not None else None
+        try:
+            self.process = subprocess.Popen(
+                # fd 3 open (on /dev/null) before the interpreter starts, so its runtime keeps it free
+                # for the children's fd 3 (the channel every trusted harness writes)
+                ["/bin/sh", "-c", 'exec "$0" "$@" 3</dev/null', *self.spec.argv, str(remote.fileno())],
+                pass_fds=(remote.fileno(),),
+                env={"PATH": "/usr/bin:/bin", "TMPDIR": self.root, "HOME": self.root, "LANG": "C.UTF-8"},
+                cwd=self.root,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+                user=self.uid,
+                group=self.uid,
+                extra_groups=extra_groups,
+            )
+        finally:
+            remote.close()
+        self.ctrl = ctrl
+        hello = _receive(ctrl, START_SECONDS)
+        if not isinstance(hello, dict) or hello.get("op") != "hello":
+            self.stop()
+            raise RuntimeError(f"the trusted runner {self.spec.argv[0]} did not start")
+
+    def _ask(self, request: dict, seconds: float) -> dict | None:
+        assert self.ctrl is not None
+        try:
+            frames.send(self.ctrl, request)
+        except OSError:
+            return None
+        reply = _receive(self.ctrl, seconds)
+        return reply if isinstance(reply, dict) and isinstance(reply.get("data"), str) else None
+
+    def stop(self) -> None:
+        """End the interpreter (and every child of its session) and remove its directory."""
+        if self.process is not None:
+            try:
+                os.killpg(self.process.pid, 9)
+            except OSError:
+                pass
+            self.process.wait()
+            self.process = None
+        if self.ctrl is not None:
+            self.ctrl.close()
+            self.ctrl = None
+        if self.root:
+            shutil.rmtree(self.root, ignore_errors=True)
+            self.root = ""
+
+
+def _receive(sock: socket.socket, seconds: float) -> object | None:
+    sock.settimeout(seconds)
+    try:
+        frame = frames.recv(sock)
+    except (OSError, frames.FrameError):
+        return None
+    finally:
+        sock.settimeout(None)
+    return frame[0] if frame else None
+
+
+def _evidence(reply: dict, nonce: str) -> Raw:
+    """The runner's reply as a run's evidence (the fields a sandbox run fills for a trusted plan)."""
+    status, signal = reply.get("status"), reply.get("signal")
+    exit_code = status if isinstance(status, int) else -signal if isinstance(signal, int) else None
+    return Raw(
+        started=True,
+        exit_code=exit_code,
+        cpu=float(reply.get("cpu") or 0.0),
+        wall=float(reply.get("wall") or 0.0),
+        timeout=str(reply.get("timeout") or ""),
+        capped=bool(reply.get("capped")),
+        main_exited=isinstance(status, int),
+        compile={"op": "compiled", "ok": True, "status": 0, "cpu": 0.0, "log": ""},
+        nonce=nonce,
+        completion=base64.b64decode(reply["data"]),
+    )
