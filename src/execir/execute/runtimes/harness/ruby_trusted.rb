@@ -15,6 +15,8 @@ require "json"
 require "tmpdir"
 require "fileutils"
 require "base64"
+require "set" # what every harness requires, loaded once here (a child's require is then a no-op)
+require "bigdecimal"
 
 module ExecIRTrusted
   def self.read_frame(sock)
