@@ -25,6 +25,10 @@ system-deps:
 	@if [ "$$(id -u)" = "0" ] && command -v npm >/dev/null 2>&1 && [ ! -d "$$(npm root -g)/js-md5" ]; then \
 		npm install -g --silent js-md5@0.8.3 >/dev/null 2>&1 || echo "warning: could not install js-md5 (HumanEval-X JavaScript/162 needs it)"; \
 	fi
+	@# TypeScript's compiler (tsc 7: a native binary in the npm package) transpiles TypeScript candidates
+	@if [ "$$(id -u)" = "0" ] && command -v npm >/dev/null 2>&1 && [ "$$(tsc --version 2>/dev/null)" != "Version 7.0.2" ]; then \
+		npm install -g --silent typescript@7.0.2 >/dev/null 2>&1 || echo "warning: could not install typescript (the TypeScript runtime needs tsc)"; \
+	fi
 
 $(STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null 2>&1 || { echo "error: $(PY) not found (set PY=/path/to/python3.11)"; exit 1; }

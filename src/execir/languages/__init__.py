@@ -20,6 +20,7 @@ LANGUAGE_MODULES: dict[str, tuple[str, str]] = {
     "js": ("execir.languages.js", "JS"),
     "ruby": ("execir.languages.ruby", "RUBY"),
     "php": ("execir.languages.php", "PHP"),
+    "typescript": ("execir.languages.ts", "TS"),
 }
 """Language name -> (module, attribute) of its :class:`Language`."""
 
@@ -37,6 +38,7 @@ EXTENSIONS: dict[str, str] = {
     ".cjs": "js",
     ".rb": "ruby",
     ".php": "php",
+    ".ts": "typescript",
 }
 """File extension -> language name (for commands that infer ``--language``)."""
 

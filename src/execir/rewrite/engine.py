@@ -20,6 +20,7 @@ RULE_MODULES: dict[str, str] = {
     "go": "execir.rewrite.treesitter",
     "js": "execir.rewrite.treesitter",
     "ruby": "execir.rewrite.treesitter",
+    "typescript": "execir.rewrite.treesitter",
 }
 """Language -> the module whose ``rules_for(language)`` returns its rules (loaded lazily)."""
 

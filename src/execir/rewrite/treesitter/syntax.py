@@ -102,6 +102,10 @@ _C_KEYWORDS = frozenset(
         "do",
     }
 )
+_TS_KEYWORDS = frozenset(
+    "arguments eval undefined type interface enum declare readonly namespace module abstract implements private protected public "
+    "any unknown never number string boolean symbol bigint object keyof infer is as satisfies asserts".split()
+)
 _LOOSE = frozenset({"parenthesized_expression", "condition_clause", "parenthesized_statements"})
 
 
@@ -163,6 +167,19 @@ _SYNTAX: dict[str, Callable[[], Syntax]] = {
         name_parents=frozenset({"labeled_statement", "break_statement", "continue_statement"}),
         loose_contexts=_LOOSE,
         keywords=_C_KEYWORDS | frozenset({"arguments", "eval", "undefined"}),
+    ),
+    "typescript": lambda: Syntax(
+        "typescript",
+        frozenset({"function_declaration", "function_expression", "arrow_function", "method_definition", "generator_function_declaration"}),
+        _grammar_declared("execir.languages.ts.grammar"),
+        equality=frozenset({"==", "!=", "===", "!=="}),
+        literals=frozenset({"number", "string", "true", "false", "null", "undefined"}),
+        member=frozenset({"member_expression"}),
+        index=frozenset({"subscript_expression"}),
+        primary=frozenset({"call_expression", "parenthesized_expression", "unary_expression", "non_null_expression"}),
+        name_parents=frozenset({"labeled_statement", "break_statement", "continue_statement"}),
+        loose_contexts=_LOOSE,
+        keywords=_C_KEYWORDS | _TS_KEYWORDS,
     ),
     "ruby": lambda: Syntax(
         "ruby",

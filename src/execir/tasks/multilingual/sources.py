@@ -22,7 +22,7 @@ from execir.types import Task, TestSuite
 MULTILINGUAL_SOURCES: dict[str, tuple[str, ...]] = {
     "humaneval-x": ("python", "cpp", "java", "go", "js"),
     "humanevalpack": ("python", "cpp", "java", "go", "js"),
-    "mbxp": ("ruby", "php"),
+    "mbxp": ("ruby", "php", "typescript"),
 }
 """Source -> the languages ExecIR loads from it."""
 
