@@ -87,7 +87,10 @@ def test_operators_are_the_shared_ones_and_the_grammar_names_real_nodes() -> Non
 
 
 def test_rewrites_keep_types_and_the_entry_point() -> None:
-    program = "const total = function (xs: number[], k: number): number {\n  let acc: number = 0;\n  for (const x of xs) if (x !== k) acc = acc + x * k;\n  return acc;\n}\n"
+    program = (
+        "const total = function (xs: number[], k: number): number {\n  let acc: number = 0;\n"
+        "  for (const x of xs) if (x !== k) acc = acc + x * k;\n  return acc;\n}\n"
+    )
     found = rewrites(program, "typescript", entry_point="total")
     renamed = [r.text for r in found if r.rule == "rename_local"]
     assert renamed and all(": number" in text and text.startswith("const total = function (xs: number[], k: number)") for text in renamed)

@@ -54,7 +54,15 @@ def shared_data() -> Path | None:
     return None
 
 
-SOURCES = {"cpp": "humanevalx_cpp", "java": "humanevalx_java", "go": "humanevalx_go", "js": "humanevalx_js", "ruby": "mbxp_ruby", "php": "mbxp_php", "typescript": "mbxp_typescript"}
+SOURCES = {
+    "cpp": "humanevalx_cpp",
+    "java": "humanevalx_java",
+    "go": "humanevalx_go",
+    "js": "humanevalx_js",
+    "ruby": "mbxp_ruby",
+    "php": "mbxp_php",
+    "typescript": "mbxp_typescript",
+}
 """The public task set of each language, by loader module."""
 
 
