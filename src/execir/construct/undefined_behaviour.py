@@ -31,6 +31,7 @@ from tree_sitter import Node
 from execir.execute import Job, Limits, Oracle
 from execir.execute.runtimes.base import harness_source
 from execir.execute.runtimes.cpp import PRELUDE
+from execir.language_declarations import having
 from execir.languages import ParseError, get_language
 from execir.languages.treesitter import Program
 from execir.types import StdioCase, Task, TestSuite, Verdict
@@ -39,7 +40,7 @@ MARK = "execir-undefined-behaviour-reached\n"
 """What the probe's ``execir_ub_reached()`` writes (the header's ``mark``)."""
 PROBE_HEADER = "cpp_ub_probe.h"
 REACHED = "execir_ub_reached();"
-PROBED_LANGUAGES = frozenset({"cpp"})
+PROBED_LANGUAGES = having("undefined_behaviour")
 
 
 def instrument_cpp(program: str) -> str | None:

@@ -10,36 +10,13 @@ import importlib
 from typing import Any
 
 from execir.errors import ExecIRError
+from execir.language_declarations import DECLARATIONS
 from execir.languages.base import FAMILIES, FAMILY_WEIGHTS, Language, OperatorSpec, ParseError, select_operators
 
-LANGUAGE_MODULES: dict[str, tuple[str, str]] = {
-    "python": ("execir.languages.python", "PYTHON"),
-    "cpp": ("execir.languages.cpp", "CPP"),
-    "java": ("execir.languages.java", "JAVA"),
-    "go": ("execir.languages.go", "GO"),
-    "js": ("execir.languages.js", "JS"),
-    "ruby": ("execir.languages.ruby", "RUBY"),
-    "php": ("execir.languages.php", "PHP"),
-    "typescript": ("execir.languages.ts", "TS"),
-}
-"""Language name -> (module, attribute) of its :class:`Language`."""
+LANGUAGE_MODULES: dict[str, tuple[str, str]] = {name: (d.language.partition(":")[0], d.language.partition(":")[2]) for name, d in DECLARATIONS.items()}
+"""Language name -> (module, attribute) of its :class:`Language` (from :mod:`execir.language_declarations`)."""
 
-EXTENSIONS: dict[str, str] = {
-    ".py": "python",
-    ".cpp": "cpp",
-    ".cc": "cpp",
-    ".cxx": "cpp",
-    ".hpp": "cpp",
-    ".h": "cpp",
-    ".java": "java",
-    ".go": "go",
-    ".js": "js",
-    ".mjs": "js",
-    ".cjs": "js",
-    ".rb": "ruby",
-    ".php": "php",
-    ".ts": "typescript",
-}
+EXTENSIONS: dict[str, str] = {extension: name for name, d in DECLARATIONS.items() for extension in d.extensions}
 """File extension -> language name (for commands that infer ``--language``)."""
 
 

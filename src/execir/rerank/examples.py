@@ -46,6 +46,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from execir.language_declarations import DECLARATIONS, load
 from execir.rerank.samples import stdio_examples
 from execir.rerank.source_values import go_values, java_values, ruby_values
 from execir.types import StdioCase
@@ -80,14 +81,16 @@ class Syntax:
 
 
 PYTHON_SYNTAX = Syntax()
-SYNTAXES: dict[str, Syntax] = {
-    "js": Syntax(constants=(("true", True), ("false", False), ("null", None)), values=False, comment_end="*/"),
-    "cpp": Syntax(constants=(("true", True), ("false", False)), values=False, comment_end="*/"),
-    "go": Syntax(constants=(("true", True), ("false", False), ("nil", None)), values=False, translate=go_values, line_comment="//"),
-    "java": Syntax(constants=(("true", True), ("false", False), ("null", None)), values=False, translate=java_values, comment_end="*/"),
-    "ruby": Syntax(constants=(("true", True), ("false", False), ("nil", None)), values=False, translate=ruby_values, line_comment="#", session=("irb>", "=>")),
-}
-"""Languages whose prompts write example values in their own syntax (others read as Python)."""
+JS_EXAMPLES = Syntax(constants=(("true", True), ("false", False), ("null", None)), values=False, comment_end="*/")
+CPP_EXAMPLES = Syntax(constants=(("true", True), ("false", False)), values=False, comment_end="*/")
+GO_EXAMPLES = Syntax(constants=(("true", True), ("false", False), ("nil", None)), values=False, translate=go_values, line_comment="//")
+JAVA_EXAMPLES = Syntax(constants=(("true", True), ("false", False), ("null", None)), values=False, translate=java_values, comment_end="*/")
+RUBY_EXAMPLES = Syntax(
+    constants=(("true", True), ("false", False), ("nil", None)), values=False, translate=ruby_values, line_comment="#", session=("irb>", "=>")
+)
+SYNTAXES: dict[str, Syntax] = {name: load(d.examples) for name, d in DECLARATIONS.items() if d.examples}
+"""Languages whose prompts write example values in their own syntax (others read as Python), as
+:mod:`execir.language_declarations` names them."""
 
 
 @dataclass(frozen=True)

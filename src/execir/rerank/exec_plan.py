@@ -49,6 +49,7 @@ from functools import lru_cache
 
 from execir.errors import ExecIRError
 from execir.execute import Job
+from execir.language_declarations import CallForm, calling, having
 from execir.languages import LANGUAGE_MODULES, get_language
 from execir.rerank.base import RerankRequest
 from execir.rerank.examples import SYNTAXES, Examples
@@ -61,9 +62,9 @@ from execir.types import Task, TestSuite
 
 NATIVE_LANGUAGES = NATIVE_CALL_LANGUAGES | TYPED_CALL_LANGUAGES
 """Languages whose candidates run call examples read in their own syntax, as a native test program."""
-CALL_LANGUAGES = frozenset({"python"}) | NATIVE_LANGUAGES
+CALL_LANGUAGES = calling(CallForm.PYTHON) | NATIVE_LANGUAGES
 """Languages whose candidates run call examples (Python through the judge, others natively)."""
-STDIO_LANGUAGES = frozenset({"python", "cpp", "java", "go", "js", "ruby"})
+STDIO_LANGUAGES = having("stdio")
 _KEYWORDS = frozenset({"if", "for", "while", "switch", "catch", "return", "function", "else"})
 RESERVED_PREFIX = "_execir_"
 """Names the comparison helper uses in the judge; an entry point with this prefix is not run."""

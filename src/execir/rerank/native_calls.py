@@ -45,10 +45,11 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+from execir.language_declarations import CallForm, calling
 from execir.rerank.examples import CallExample
 from execir.types import TestSuite
 
-NATIVE_CALL_LANGUAGES = frozenset({"js", "cpp", "ruby"})
+NATIVE_CALL_LANGUAGES = calling(CallForm.NATIVE)
 
 JS_SAME = """const execirSame = (got, expected) => {
     if (typeof expected === "number") {

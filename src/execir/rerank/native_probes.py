@@ -36,6 +36,7 @@ import json
 from dataclasses import replace
 
 from execir.execute.decide import PROBE_MARK
+from execir.language_declarations import having
 from execir.rerank.examples import CallExample, Examples
 from execir.rerank.go_calls import go_call
 from execir.rerank.java_calls import java_call
@@ -45,7 +46,7 @@ from execir.rerank.typed_calls import signature
 from execir.rerank.typed_values import Signature
 from execir.types import TestSuite
 
-PROBE_LANGUAGES = frozenset({"js", "cpp", "go", "java", "ruby"})
+PROBE_LANGUAGES = having("probes")
 """Native languages the ``exec`` reranker probes."""
 
 

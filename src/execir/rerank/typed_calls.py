@@ -37,13 +37,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from execir.language_declarations import CallForm, calling
 from execir.rerank import go_calls, java_calls
 from execir.rerank.examples import CallExample
 from execir.rerank.native_calls import NativeSuite, Unwritable
 from execir.rerank.typed_values import Signature
 from execir.types import TestSuite
 
-TYPED_CALL_LANGUAGES = frozenset({"go", "java"})
+TYPED_CALL_LANGUAGES = calling(CallForm.TYPED)
 
 __all__ = ["TYPED_CALL_LANGUAGES", "Signature", "signature", "typed_suite"]
 

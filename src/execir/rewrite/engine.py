@@ -6,6 +6,7 @@ import importlib
 from collections.abc import Callable, Iterable, Mapping
 
 from execir.errors import ExecIRError
+from execir.language_declarations import DECLARATIONS
 from execir.languages import get_language
 from execir.mutate.edits import SpanEdit, splice
 from execir.rewrite.types import Rewrite
@@ -13,15 +14,7 @@ from execir.rewrite.types import Rewrite
 RuleSet = Mapping[str, Callable[[str, frozenset[str]], Iterable[SpanEdit]]]
 """Rule name -> function of (program text, reserved names) to candidate edits."""
 
-RULE_MODULES: dict[str, str] = {
-    "python": "execir.rewrite.python",
-    "cpp": "execir.rewrite.treesitter",
-    "java": "execir.rewrite.treesitter",
-    "go": "execir.rewrite.treesitter",
-    "js": "execir.rewrite.treesitter",
-    "ruby": "execir.rewrite.treesitter",
-    "typescript": "execir.rewrite.treesitter",
-}
+RULE_MODULES: dict[str, str] = {name: d.rewrites for name, d in DECLARATIONS.items() if d.rewrites}
 """Language -> the module whose ``rules_for(language)`` returns its rules (loaded lazily)."""
 
 

@@ -8,6 +8,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from execir.language_declarations import DECLARATIONS
+
 
 @dataclass(frozen=True)
 class NativeTask:
@@ -54,15 +56,7 @@ def shared_data() -> Path | None:
     return None
 
 
-SOURCES = {
-    "cpp": "humanevalx_cpp",
-    "java": "humanevalx_java",
-    "go": "humanevalx_go",
-    "js": "humanevalx_js",
-    "ruby": "mbxp_ruby",
-    "php": "mbxp_php",
-    "typescript": "mbxp_typescript",
-}
+SOURCES = {name: d.tasks.rsplit(".", 1)[1] for name, d in DECLARATIONS.items() if d.tasks}
 """The public task set of each language, by loader module."""
 
 
