@@ -1,0 +1,58 @@
+"""How tree-sitter-rust spells what the shared families mutate."""
+
+from __future__ import annotations
+
+from execir.languages.treesitter.families import BOOLEAN, Grammar
+
+GRAMMAR = Grammar(
+    name="rust",
+    binary=frozenset({"binary_expression"}),
+    unary=frozenset({"unary_expression"}),
+    update=frozenset(),
+    assignment=frozenset({"assignment_expression", "compound_assignment_expr"}),
+    call=frozenset({"call_expression"}),
+    member={"field_expression": ("value", "field")},
+    parenthesized=frozenset({"parenthesized_expression"}),
+    condition_wrappers=frozenset({"parenthesized_expression"}),
+    conditional=frozenset({"if_expression", "while_expression", "for_expression"}),
+    branches=frozenset({"if_expression", "while_expression"}),
+    loops=frozenset({"for_expression", "while_expression", "loop_expression"}),
+    if_statement="if_expression",
+    else_clause="else_clause",
+    returns=frozenset({"return_expression"}),
+    statements=frozenset({"expression_statement"}),
+    compound=frozenset({"if_expression", "for_expression", "while_expression", "loop_expression", "match_expression"}),
+    exits=frozenset({"return_expression", "break_expression", "continue_expression"}),
+    blocks=frozenset({"block"}),
+    loop_control={"break_expression": "continue", "continue_expression": "break"},
+    numbers=frozenset({"integer_literal", "float_literal"}),
+    strings=frozenset({"string_literal", "char_literal", "raw_string_literal"}),
+    booleans={"true": "false", "false": "true"},
+    functions=frozenset({"function_item", "closure_expression"}),
+    boolean=BOOLEAN,
+    min_max={"min": "max", "max": "min"},
+    methods={
+        "is_lowercase": "is_uppercase",
+        "is_uppercase": "is_lowercase",
+        "to_lowercase": "to_uppercase",
+        "to_uppercase": "to_lowercase",
+        "to_ascii_lowercase": "to_ascii_uppercase",
+        "to_ascii_uppercase": "to_ascii_lowercase",
+        "ceil": "floor",
+        "floor": "ceil",
+        "round": "floor",
+        "first": "last",
+        "last": "first",
+        "find": "rfind",
+        "rfind": "find",
+        "iter": "rev",
+        "starts_with": "ends_with",
+        "ends_with": "starts_with",
+        "is_alphabetic": "is_numeric",
+        "is_numeric": "is_alphabetic",
+        "trim_start": "trim_end",
+        "trim_end": "trim_start",
+        "sort": "reverse",
+    },
+)
+"""The Rust grammar description."""
