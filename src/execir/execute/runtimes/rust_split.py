@@ -21,7 +21,8 @@ parameter types and encodes whatever it returns (a type without ``Enc``, such as
 with a lying ``PartialEq``, does not compile: ERROR); where its own types cannot be read or do not
 compile, the reference's. A binary crate reads the calls file and writes ``{"ok": V}`` or
 ``{"raised": "panic"}`` (caught with ``catch_unwind``) per call. Entry points with generics or
-types the wire cannot carry (``dyn Any``, a type of the task's own) stay in-process.
+types the wire cannot carry (``dyn Any``, a type of the task's own), and tests that draw random
+arguments (``rand``: recorded calls would not be the judge's), stay in-process.
 """
 
 from __future__ import annotations
@@ -125,6 +126,12 @@ def rename(code: str, name: str, new: str) -> str:
     for found in reversed(list(re.finditer(r"(?<![\w'])" + re.escape(name) + r"\b", masked))):
         out = out[: found.start()] + new + out[found.end() :]
     return out
+
+
+def random_tests(tests: str) -> bool:
+    """Whether the tests draw random arguments (``rand``): the record's calls would not be the
+    judge's, so such tests stay in-process."""
+    return bool(re.search(r"\b(rand|thread_rng|Rng)\b", rust_source.mask(tests)))
 
 
 def replacement(found: rust_source.Signature) -> str:
@@ -239,7 +246,7 @@ def _build(toolchain: Toolchain, reference: str, tests: str, entry: str) -> Judg
 
     found = rust_source.signature(reference, entry)
     wire = _wire_args(toolchain)
-    if not entry or wire is None or not supported(found) or found is None:
+    if not entry or wire is None or not supported(found) or found is None or random_tests(tests):
         return None
     module = rust_source.test_functions(tests)
     if not module.paths:
