@@ -14,8 +14,9 @@ from execir.languages.treesitter.families import operators_for
 
 _SIGNATURE = re.compile(r"^\s*(?:pub\s+)?fn\s+(\w+)")
 
-OPERATORS = operators_for(GRAMMAR)
-"""Every Rust operator, in name order."""
+OPERATORS = operators_for(GRAMMAR, exclude=("arg_delete", "attribute_swap"))
+"""Every Rust operator, in name order; no ``arg_delete`` (Rust has no optional arguments) and no
+``attribute_swap`` (a struct's other field rarely has the same type: 3 of 43 sampled mutants compiled)."""
 
 
 def entry_point(prompt: str) -> str | None:
