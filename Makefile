@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 # bubblewrap (the sandbox) and the toolchains of the oracle's other languages, from Debian, when
 # run as root; without root (or without apt) the oracle falls back to a weaker isolation level and
 # a language whose toolchain is missing says which package to install
-DEBIAN_PACKAGES := bubblewrap chromium chromium-driver g++ libboost-dev libssl-dev default-jdk-headless golang-go golang-github-stretchr-testify-dev nodejs ruby php-cli php-mbstring
+DEBIAN_PACKAGES := bubblewrap chromium chromium-driver g++ libboost-dev libssl-dev default-jdk-headless golang-go golang-github-stretchr-testify-dev nodejs ruby php-cli php-mbstring librust-regex-dev librust-rand-dev librust-md5-dev
 system-deps:
 	@if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
 		missing=""; for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -148,6 +148,7 @@ DECLARATIONS: dict[str, LanguageDeclaration] = {
             f"{_ADV}_ts:CASES",
             f"{_TASKS}.mbxp_typescript",
         ),
+        LanguageDeclaration("rust", (".rs",), f"{_LANG}.rust:RUST", f"{_RT}.rust:RUNTIME", None, f"{_ADV}_rust:CASES", f"{_TASKS}.humanevalx_rust"),
     )
 }
 """Every language ExecIR knows, Python first."""

@@ -19,9 +19,9 @@ def test_languages_by_extension() -> None:
     for language in LANGUAGES[1:]:
         assert runtime(language).extensions and all(infer_language(Path(f"x{ext}")) == language for ext in runtime(language).extensions), language
     with pytest.raises(ExecIRError, match="--language"):
-        infer_language(Path("x.rs"))
+        infer_language(Path("x.kt"))
     with pytest.raises(ExecIRError, match="unknown language"):
-        runtime("rust")
+        runtime("kotlin")
 
 
 def test_every_runtime_names_its_packages() -> None:

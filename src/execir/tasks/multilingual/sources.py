@@ -20,8 +20,8 @@ from execir.tasks.source_text import normalise_newlines, strip_docstrings
 from execir.types import Task, TestSuite
 
 MULTILINGUAL_SOURCES: dict[str, tuple[str, ...]] = {
-    "humaneval-x": ("python", "cpp", "java", "go", "js"),
-    "humanevalpack": ("python", "cpp", "java", "go", "js"),
+    "humaneval-x": ("python", "cpp", "java", "go", "js", "rust"),
+    "humanevalpack": ("python", "cpp", "java", "go", "js", "rust"),
     "mbxp": ("ruby", "php", "typescript"),
 }
 """Source -> the languages ExecIR loads from it."""
