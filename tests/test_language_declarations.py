@@ -73,6 +73,18 @@ def test_every_implementation_in_the_tree_is_declared():
     assert loaders - declared_parts == set()
 
 
+def test_call_forms_and_writers_agree():
+    from execir.rerank import writers
+
+    constants = {name for name, value in vars(writers).items() if isinstance(value, writers.CallWriter)}
+    assert constants == {d.writer.partition(":")[2] for d in DECLARATIONS.values() if d.writer}
+    for name, d in DECLARATIONS.items():
+        writer = writers.writer_of(name)
+        assert (writer is not None) == (d.calls in (CallForm.NATIVE, CallForm.TYPED)), name
+        assert writer is None or (writer.signature is not None) == (d.calls is CallForm.TYPED), name
+        assert not d.probes or writer is not None, name
+
+
 def test_the_rewrite_syntaxes_are_declared_languages():
     from execir.rewrite.treesitter.syntax import _SYNTAX
 

@@ -59,6 +59,9 @@ class LanguageDeclaration:
     """The execution reranker runs candidates on stdin/stdout examples."""
     undefined_behaviour: bool = False
     """A build re-runs failing candidates instrumented, rejecting failures that reach undefined behaviour."""
+    writer: str | None = None
+    """``module:attribute`` of the execution reranker's :class:`~execir.rerank.writers.CallWriter`
+    (native and typed call forms: its checks, tests, probe calls and probe programs)."""
 
 
 _LANG = "execir.languages"
@@ -67,6 +70,7 @@ _ADV = "execir.execute.adversarial"
 _TASKS = "execir.tasks.multilingual"
 _EXAMPLES = "execir.rerank.examples"
 _TREE_REWRITES = "execir.rewrite.treesitter"
+_WRITERS = "execir.rerank.writers"
 
 DECLARATIONS: dict[str, LanguageDeclaration] = {
     d.name: d
@@ -84,6 +88,7 @@ DECLARATIONS: dict[str, LanguageDeclaration] = {
             CallForm.NATIVE,
             probes=True,
             stdio=True,
+            writer=f"{_WRITERS}:CPP",
             undefined_behaviour=True,
         ),
         LanguageDeclaration(
@@ -98,6 +103,7 @@ DECLARATIONS: dict[str, LanguageDeclaration] = {
             CallForm.TYPED,
             probes=True,
             stdio=True,
+            writer=f"{_WRITERS}:JAVA",
         ),
         LanguageDeclaration(
             "go",
@@ -111,6 +117,7 @@ DECLARATIONS: dict[str, LanguageDeclaration] = {
             CallForm.TYPED,
             probes=True,
             stdio=True,
+            writer=f"{_WRITERS}:GO",
         ),
         LanguageDeclaration(
             "js",
@@ -124,6 +131,7 @@ DECLARATIONS: dict[str, LanguageDeclaration] = {
             CallForm.NATIVE,
             probes=True,
             stdio=True,
+            writer=f"{_WRITERS}:JS",
         ),
         LanguageDeclaration(
             "ruby",
@@ -137,6 +145,7 @@ DECLARATIONS: dict[str, LanguageDeclaration] = {
             CallForm.NATIVE,
             probes=True,
             stdio=True,
+            writer=f"{_WRITERS}:RUBY",
         ),
         LanguageDeclaration("php", (".php",), f"{_LANG}.php:PHP", f"{_RT}.php:RUNTIME", None, f"{_ADV}_php:CASES", f"{_TASKS}.mbxp_php"),
         LanguageDeclaration(

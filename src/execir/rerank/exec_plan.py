@@ -56,6 +56,7 @@ from execir.rerank.examples import SYNTAXES, Examples
 from execir.rerank.native_calls import NATIVE_CALL_LANGUAGES, NativeSuite, native_suite
 from execir.rerank.planned import CALL_LIMITS, PlannedRun
 from execir.rerank.typed_calls import TYPED_CALL_LANGUAGES, signature, typed_suite
+from execir.rerank.writers import writer_of
 from execir.tasks.livecodebench import lcb_limits
 from execir.tasks.registry import runnable_program
 from execir.types import Task, TestSuite
@@ -121,7 +122,8 @@ def main_function(program: str, language: str = "python") -> str | None:
     if language in NATIVE_LANGUAGES:
         opens = importlib.import_module(LANGUAGE_MODULES[language][0]).entry_point
         code = _code_only(program, language).splitlines()  # a comment's example is no declaration
-        lines = code if language == "java" else [line for line in code if line[:1] not in (" ", "\t")]
+        writer = writer_of(language)
+        lines = code if writer is not None and writer.methods_indented else [line for line in code if line[:1] not in (" ", "\t")]
         name = opens("\n".join(lines))
         return name if isinstance(name, str) and name not in _KEYWORDS and not name.startswith(RESERVED_PREFIX) else None
     try:

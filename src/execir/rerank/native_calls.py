@@ -119,18 +119,20 @@ def native_suite(examples: tuple[CallExample, ...], language: str) -> NativeSuit
     """The ``native`` suite of ``examples`` in ``language``; None when the language has no writer or
     none of the examples can be written. Cached: planning asks once per query (to count what it
     drops) and again for each of its candidates."""
-    writer = {"js": _js_check, "cpp": _cpp_check, "ruby": _ruby_check}.get(language)
-    if writer is None:
+    from execir.rerank.writers import writer_of
+
+    writer = writer_of(language)
+    if writer is None or writer.signature is not None:
         return None
     checks: list[str] = []
     for example in examples:
         try:
-            checks.append(writer(example))
+            checks.append(writer.check(example, None))
         except Unwritable:
             continue
     if not checks:
         return None
-    code = {"js": _js_program, "cpp": _cpp_program, "ruby": _ruby_program}[language](checks)
+    code = writer.tests(checks, None)
     return NativeSuite(TestSuite(kind="native", code=code), len(checks), len(examples) - len(checks))
 
 
@@ -155,7 +157,7 @@ def js_call(example: CallExample) -> str:
     return f"{name}({', '.join(js_literal(arg) for arg in args)})"
 
 
-def _js_check(example: CallExample) -> str:
+def js_check(example: CallExample) -> str:
     _, _, expected = call_parts(example)
     call = js_call(example)
     return f"if (!execirSame({call}, {js_literal(expected)})) throw new Error({json.dumps('example failed: ' + call)});"
@@ -180,7 +182,7 @@ def js_literal(node: ast.expr) -> str:
     raise Unwritable(type(node).__name__)
 
 
-def _js_program(checks: list[str]) -> str:
+def js_program(checks: list[str]) -> str:
     body = "".join(f"  {check}\n" for check in checks)
     return f"(() => {{\n  {JS_SAME}{body}}})();\n"
 
@@ -194,7 +196,7 @@ def cpp_call(example: CallExample) -> str:
     return f"{name}({', '.join(cpp_literal(arg) for arg in args)})"
 
 
-def _cpp_check(example: CallExample) -> str:
+def cpp_check(example: CallExample) -> str:
     _, _, expected = call_parts(example)
     call = cpp_call(example)
     literal = cpp_literal(expected)
@@ -239,7 +241,7 @@ def _cpp_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _cpp_program(checks: list[str]) -> str:
+def cpp_program(checks: list[str]) -> str:
     body = "".join(f"  {check}\n" for check in checks)
     return f"{CPP_SAME}int main() {{\n{body}  return 0;\n}}\n"
 
@@ -275,7 +277,7 @@ def ruby_call(example: CallExample) -> str:
     return f"{name}({', '.join(ruby_literal(arg) for arg in args)})"
 
 
-def _ruby_check(example: CallExample) -> str:
+def ruby_check(example: CallExample) -> str:
     _, _, expected = call_parts(example)
     call = ruby_call(example)
     return f"raise StandardError, {_ruby_string('example failed: ' + example.call)} unless execir_same.call({call}, {ruby_literal(expected)})"
@@ -318,7 +320,7 @@ def _ruby_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _ruby_program(checks: list[str]) -> str:
+def ruby_program(checks: list[str]) -> str:
     return RUBY_SAME + "".join(f"{check}\n" for check in checks)
 
 

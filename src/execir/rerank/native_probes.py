@@ -38,9 +38,7 @@ from dataclasses import replace
 from execir.execute.decide import PROBE_MARK
 from execir.language_declarations import having
 from execir.rerank.examples import CallExample, Examples
-from execir.rerank.go_calls import go_call
-from execir.rerank.java_calls import java_call
-from execir.rerank.native_calls import Unwritable, cpp_call, js_call, ruby_call
+from execir.rerank.native_calls import Unwritable
 from execir.rerank.probes import PROBES, probe_arguments
 from execir.rerank.typed_calls import signature
 from execir.rerank.typed_values import Signature
@@ -52,8 +50,17 @@ PROBE_LANGUAGES = having("probes")
 
 def native_probe_arguments(examples: Examples, language: str) -> tuple[str, ...]:
     """The probe argument lists (Python source) for ``language``'s candidates of a query."""
-    if language != "cpp":
-        return probe_arguments(examples, PROBES)
+    from execir.rerank.writers import writer_of
+
+    writer = writer_of(language)
+    if writer is not None and writer.probe_arguments is not None:
+        return writer.probe_arguments(examples)
+    return probe_arguments(examples, PROBES)
+
+
+def cpp_probe_arguments(examples: Examples) -> tuple[str, ...]:
+    """C++'s probe arguments: brace lists read as lists (order and duplicates kept), never an empty
+    container or string (see the module's note)."""
     ordered = replace(examples, calls=tuple(replace(call, call=_sets_as_lists(call.call)) for call in examples.calls))
     kept = [args for args in probe_arguments(ordered, 4 * PROBES) if not _has_empty(args)]
     return tuple(kept[:PROBES])
@@ -78,36 +85,26 @@ def native_probe_suite(examples: Examples, language: str, program: str, argument
     """The ``probe`` suite of ``arguments`` for one candidate (``asserts`` lists the probe calls as
     written), or None when its language has no probes here, the candidate declares no signature
     this can read (Go, Java) or no probe can be written for it."""
-    if language not in PROBE_LANGUAGES or not arguments or not examples.calls:
+    from execir.rerank.writers import writer_of
+
+    writer = writer_of(language)
+    if language not in PROBE_LANGUAGES or writer is None or not arguments or not examples.calls:
         return None
     entry = examples.entry_point
-    declared = signature(program, language, entry) if language in ("go", "java") else None
-    if language in ("go", "java") and declared is None:
+    declared = signature(program, language, entry) if writer.signature is not None else None
+    if writer.signature is not None and declared is None:
         return None
     calls: list[str] = []
     for args in arguments:
         example = CallExample(entry, f"{entry}({args})", "None")
         try:
-            calls.append(_call(example, language, declared))
+            calls.append(writer.call(example, declared))
         except Unwritable:
             continue
     if not calls:
         return None
-    code = _PROGRAMS[language](calls, declared)
+    code = writer.probes(calls, declared)
     return TestSuite(kind="probe", code=code, asserts=tuple(calls))
-
-
-def _call(example: CallExample, language: str, declared: Signature | None) -> str:
-    if language == "js":
-        return js_call(example)
-    if language == "cpp":
-        return cpp_call(example)
-    if language == "ruby":
-        return ruby_call(example)
-    assert declared is not None
-    if not declared.results or declared.results == ("void",):
-        raise Unwritable("no result")
-    return go_call(example, declared) if language == "go" else java_call(example, declared)
 
 
 def _has_empty(arguments: str) -> bool:
@@ -157,7 +154,7 @@ JS_KEY = """const execirProbeKey = (v) => {
 """
 
 
-def _js_program(calls: list[str], _: Signature | None) -> str:
+def js_probe_program(calls: list[str], _: Signature | None) -> str:
     body = "".join(f"  execirProbe({index}, () => {call});\n" for index, call in enumerate(calls))
     return "(() => {\n  " + JS_KEY.replace("MARK", _MARK) + body + "})();\n"
 
@@ -244,7 +241,7 @@ template <class F> void probe(int index, F thunk) {
 """
 
 
-def _cpp_program(calls: list[str], _: Signature | None) -> str:
+def cpp_probe_program(calls: list[str], _: Signature | None) -> str:
     body = "".join(f"  execir_probe::probe({index}, [&]() {{ return execir_probe::key({call}); }});\n" for index, call in enumerate(calls))
     return CPP_KEY.replace("MARK", "std::string(" + _MARK + ")") + "int main() {\n" + body + "  std::fflush(stdout);\n  return 0;\n}\n"
 
@@ -322,7 +319,7 @@ func execirProbe(index int, thunk func() []interface{}) {
 """
 
 
-def _go_program(calls: list[str], declared: Signature | None) -> str:
+def go_probe_program(calls: list[str], declared: Signature | None) -> str:
     assert declared is not None
     body = "".join(f"\texecirProbe({index}, func() []interface{{}} {{ return execirProbeValues({call}) }})\n" for index, call in enumerate(calls))
     imports = "".join(f'\t"{name}"\n' for name in ("math", "os", "reflect", "sort", "strconv", "strings", "testing"))
@@ -394,7 +391,7 @@ JAVA_KEY = """    static String execirQuote(String s) {
 """
 
 
-def _java_program(calls: list[str], _: Signature | None) -> str:
+def java_probe_program(calls: list[str], _: Signature | None) -> str:
     body = "".join(f"        execirProbe({index}, () -> {call});\n" for index, call in enumerate(calls))
     main = "    public static void main(String[] args) throws Exception {\n        Solution s = new Solution();\n"
     return f"public class Main {{\n{JAVA_KEY.replace('MARK', _MARK)}\n{main}{body}        System.out.flush();\n    }}\n}}\n"
@@ -436,9 +433,6 @@ end
 """
 
 
-def _ruby_program(calls: list[str], _: Signature | None) -> str:
+def ruby_probe_program(calls: list[str], _: Signature | None) -> str:
     body = "".join(f"execir_probe.call({index}, -> {{ {call} }})\n" for index, call in enumerate(calls))
     return RUBY_KEY.replace("MARK", _MARK) + body
-
-
-_PROGRAMS = {"js": _js_program, "cpp": _cpp_program, "go": _go_program, "java": _java_program, "ruby": _ruby_program}

@@ -29,8 +29,9 @@ with several results (Go) is compared as the list of them, as Python compares a 
   runtime copies every value a ``Solution`` call returns into JDK classes before the helper sees
   it) and throws an ``AssertionError`` at the first failed example.
 
-This module dispatches; :mod:`execir.rerank.go_calls` and :mod:`execir.rerank.java_calls` write
-each language, :mod:`execir.rerank.typed_values` holds what they share.
+This module dispatches through each language's declared writer (:mod:`execir.rerank.writers`);
+:mod:`execir.rerank.go_calls` and :mod:`execir.rerank.java_calls` write each language,
+:mod:`execir.rerank.typed_values` holds what they share.
 """
 
 from __future__ import annotations
@@ -38,7 +39,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 from execir.language_declarations import CallForm, calling
-from execir.rerank import go_calls, java_calls
 from execir.rerank.examples import CallExample
 from execir.rerank.native_calls import NativeSuite, Unwritable
 from execir.rerank.typed_values import Signature
@@ -55,10 +55,13 @@ def signature(program: str, language: str, name: str) -> Signature | None:
     ``func``, a Java method), or None when there is none or it has a form read here does not cover.
     Cached: planning asks for each candidate whether it declares the function, what its query's
     examples drop, and its suite."""
+    from execir.rerank.writers import writer_of
+
+    writer = writer_of(language)
+    if writer is None or writer.signature is None:
+        return None
     try:
-        if language == "go":
-            return go_calls.go_signature(program, name)
-        return java_calls.java_signature(program, name) if language == "java" else None
+        return writer.signature(program, name)
     except Unwritable:
         return None
 
@@ -67,14 +70,17 @@ def signature(program: str, language: str, name: str) -> Signature | None:
 def typed_suite(examples: tuple[CallExample, ...], language: str, declared: Signature) -> NativeSuite | None:
     """The ``native`` suite of ``examples`` for a candidate declaring ``declared``; None when none of
     the examples can be written with its types."""
-    writer = go_calls.go_check if language == "go" else java_calls.java_check
+    from execir.rerank.writers import writer_of
+
+    writer = writer_of(language)
+    if writer is None:
+        return None
     checks: list[str] = []
     for example in examples:
         try:
-            checks.append(writer(example, declared))
+            checks.append(writer.check(example, declared))
         except Unwritable:
             continue
     if not checks:
         return None
-    code = go_calls.go_program(checks, declared.package) if language == "go" else java_calls.java_program(checks)
-    return NativeSuite(TestSuite(kind="native", code=code), len(checks), len(examples) - len(checks))
+    return NativeSuite(TestSuite(kind="native", code=writer.tests(checks, declared)), len(checks), len(examples) - len(checks))
