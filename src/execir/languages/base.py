@@ -72,7 +72,10 @@ class Language(Generic[ProgramT]):
     mutated text still parses (and, for Python, compiles); ``tokens`` gives the significant token
     strings (no layout, no comments) used for edit distance and for comparing programs;
     ``strip_comments`` removes comments (and docstrings) so a document does not contain its query;
-    ``describe`` turns a task's prompt text into the prose description used as a query.
+    ``describe`` turns a task's prompt text into the prose description used as a query;
+    ``doc_comment`` gives a prompt's documentation with its examples (``(prompt, entry point)`` ->
+    the entry point's docstring, or the prompt's last doc comment, markers removed and lines
+    stripped; "" when there is none), the full problem text of ``t2c-full``.
     """
 
     name: str
@@ -82,6 +85,7 @@ class Language(Generic[ProgramT]):
     strip_comments: Callable[[str], str]
     describe: Callable[[str], str]
     operators: tuple[OperatorSpec[ProgramT], ...] = field(default=())
+    doc_comment: Callable[[str, str], str] = field(default=lambda prompt, entry_point: "")
 
     def __post_init__(self) -> None:
         names = [op.name for op in self.operators]

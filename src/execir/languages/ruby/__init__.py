@@ -45,7 +45,16 @@ def entry_point(prompt: str) -> str | None:
     return names[-1] if names else None
 
 
-_BASE = make_language("ruby", tree_sitter_ruby.language, COMMENT_TYPES, OPERATORS, describe=describe)
+_MARKERS = re.compile(r"^(?:#+\s*)+")
+
+
+def doc_lines(lines: list[str]) -> list[str]:
+    """A doc comment's lines without Ruby's extra ``#`` markers and MBXP's boilerplate line."""
+    unmarked = [_MARKERS.sub("", line) for line in lines]
+    return [line for line in unmarked if not text.BOILERPLATE.match(line)]
+
+
+_BASE = make_language("ruby", tree_sitter_ruby.language, COMMENT_TYPES, OPERATORS, describe=describe, doc_lines=doc_lines)
 
 
 def strip_comments(source: str) -> str:

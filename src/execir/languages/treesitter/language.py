@@ -69,6 +69,15 @@ def doc_comment(program: Program) -> str:
     return "\n".join(line for node in group for line in comment_lines(program.source(node)))
 
 
+def trim_blank_lines(lines: list[str]) -> str:
+    """Lines joined, blank runs collapsed to one blank line, no blank lines at either end."""
+    kept: list[str] = []
+    for line in lines:
+        if line or (kept and kept[-1]):
+            kept.append(line)
+    return "\n".join(kept).strip()
+
+
 def doc_description(program: Program, entry_point: str | None) -> str:
     """The prose of a prompt's last doc comment with examples, doctests and code-like lines
     removed (the rules of Python docstrings: :func:`execir.tasks.source_text.describe`)."""
@@ -82,12 +91,14 @@ def make_language(
     operators: tuple[OperatorSpec[Program], ...],
     describe: Callable[[str], str] | None = None,
     entry_point: Callable[[str], str | None] | None = None,
+    doc_lines: Callable[[list[str]], list[str]] | None = None,
 ) -> Language[Program]:
     """A language whose programs are parsed by ``grammar`` (a grammar wheel's ``language``).
 
     ``describe`` defaults to the prose of every comment; given ``entry_point`` (prompt -> the
     name of the function it declares, or None), to :func:`doc_description` of the prompt's last
-    doc comment instead.
+    doc comment instead. ``doc_lines`` filters the stripped lines of that doc comment (a
+    language's own markers or boilerplate) for :attr:`Language.doc_comment`.
     """
 
     def parse(text: str) -> Program:
@@ -113,6 +124,12 @@ def make_language(
             return doc_description(lenient(prompt), entry_point(prompt))
         return comment_prose(comment_texts(lenient(prompt)))
 
+    def documentation(prompt: str, _entry_point: str) -> str:
+        if not prompt:
+            return ""
+        lines = [line.strip() for line in doc_comment(lenient(prompt)).split("\n")]
+        return trim_blank_lines(doc_lines(lines) if doc_lines else lines)
+
     return Language(
         name=name,
         parse=parse,
@@ -121,6 +138,7 @@ def make_language(
         strip_comments=strip_comments,
         describe=describe or default_describe,
         operators=operators,
+        doc_comment=documentation,
     )
 
 
