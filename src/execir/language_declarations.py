@@ -147,7 +147,7 @@ DECLARATIONS: dict[str, LanguageDeclaration] = {
             stdio=True,
             writer=f"{_WRITERS}:RUBY",
         ),
-        LanguageDeclaration("php", (".php",), f"{_LANG}.php:PHP", f"{_RT}.php:RUNTIME", None, f"{_ADV}_php:CASES", f"{_TASKS}.mbxp_php"),
+        LanguageDeclaration("php", (".php",), f"{_LANG}.php:PHP", f"{_RT}.php:RUNTIME", _TREE_REWRITES, f"{_ADV}_php:CASES", f"{_TASKS}.mbxp_php"),
         LanguageDeclaration(
             "typescript",
             (".ts", ".mts", ".cts"),
@@ -157,7 +157,7 @@ DECLARATIONS: dict[str, LanguageDeclaration] = {
             f"{_ADV}_ts:CASES",
             f"{_TASKS}.mbxp_typescript",
         ),
-        LanguageDeclaration("rust", (".rs",), f"{_LANG}.rust:RUST", f"{_RT}.rust:RUNTIME", None, f"{_ADV}_rust:CASES", f"{_TASKS}.humanevalx_rust"),
+        LanguageDeclaration("rust", (".rs",), f"{_LANG}.rust:RUST", f"{_RT}.rust:RUNTIME", _TREE_REWRITES, f"{_ADV}_rust:CASES", f"{_TASKS}.humanevalx_rust"),
     )
 }
 """Every language ExecIR knows, Python first."""

@@ -1,4 +1,4 @@
-"""Rewrite rules for the tree-sitter languages (C++, Java, Go, JavaScript, Ruby).
+"""Rewrite rules for the tree-sitter languages (C++, Java, Go, JavaScript, TypeScript, Ruby, PHP, Rust).
 
 Each rule is a pure function ``(program, syntax, reserved) -> Iterable[SpanEdit]`` over a parsed
 :class:`~execir.languages.treesitter.program.Program` and the language's

@@ -22,14 +22,13 @@ def _operands(node: Node) -> tuple[Node, Node] | None:
 
 
 def _simple(node: Node, syntax: Syntax) -> bool:
-    """An identifier, a literal, or member access and indexing built from those."""
+    """An identifier, a literal, or member access and indexing built from those; a string literal
+    only without interpolation (its named children are all tokens: no code runs inside it)."""
     if node.type not in syntax.simple:
         return False
-    return all(
-        _simple(child, syntax) or child.type in ("field_identifier", "property_identifier")
-        for child in node.named_children
-        if node.type in syntax.member | syntax.index
-    )
+    if node.type in syntax.member | syntax.index:
+        return all(_simple(child, syntax) or child.type in syntax.field_names for child in node.named_children)
+    return all(child.child_count == 0 for child in node.named_children)
 
 
 def swap_commutative(program: Program, syntax: Syntax, reserved: frozenset[str]) -> Iterator[SpanEdit]:

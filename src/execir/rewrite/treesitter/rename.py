@@ -3,6 +3,9 @@
 Conservative by construction: the old name must appear (as a token) only inside the function's
 body, always as a plain ``identifier`` in a variable position (never a member, method, label or
 key), its first occurrence must declare it, and the new name must appear nowhere in the program.
+Where a language marks its variables (PHP's ``$x``), only marked tokens are the name's
+occurrences; a language's :attr:`~execir.rewrite.treesitter.syntax.Syntax.blocked` check vetoes
+names that text the tokens do not show refers to (format strings, dynamic variables).
 """
 
 from __future__ import annotations
@@ -26,11 +29,25 @@ def _outermost(program: Program, syntax: Syntax) -> Iterator[Node]:
             yield function
 
 
-def _variable_position(node: Node, syntax: Syntax) -> bool:
-    parent = node.parent
-    if node.type != "identifier" or parent is None or parent.type in syntax.name_parents:
+def _occurrence(leaf: Node, syntax: Syntax) -> bool:
+    """Whether a token counts as an occurrence of a name (every token, or only marked variables)."""
+    return syntax.variable is None or (leaf.parent is not None and leaf.parent.type == syntax.variable)
+
+
+def _variable_position(node: Node, syntax: Syntax, program: Program) -> bool:
+    if node.type != syntax.identifier:
         return False
-    return not any(parent.type == kind and parent.child_by_field_name(field) == node for kind, field in syntax.name_fields)
+    token = node
+    if syntax.variable is not None:
+        if node.parent is None or node.parent.type != syntax.variable:
+            return False
+        node = node.parent
+    parent = node.parent
+    if parent is None or parent.type in syntax.name_parents:
+        return False
+    if any(parent.type == kind and parent.child_by_field_name(field) == node for kind, field in syntax.name_fields):
+        return False
+    return syntax.position(program, token)
 
 
 def _inside(node: Node, outer: Node) -> bool:
@@ -52,7 +69,8 @@ def rename_local(program: Program, syntax: Syntax, reserved: frozenset[str]) -> 
     taken = {program.source(leaf) for leaf in leaves} | reserved | syntax.keywords
     by_text: dict[str, list[Node]] = {}
     for leaf in leaves:
-        by_text.setdefault(program.source(leaf), []).append(leaf)
+        if _occurrence(leaf, syntax):
+            by_text.setdefault(program.source(leaf), []).append(leaf)
     for function in _outermost(program, syntax):
         body = function.child_by_field_name("body")
         if body is None:
@@ -62,9 +80,9 @@ def rename_local(program: Program, syntax: Syntax, reserved: frozenset[str]) -> 
             uses = by_text.get(old, [])
             if old in reserved or not uses or uses[0].id not in declared:
                 continue
-            if not all(_inside(use, body) and _variable_position(use, syntax) for use in uses):
+            if not all(_inside(use, body) and _variable_position(use, syntax, program) for use in uses):
                 continue
-            if any(_in_comment(use, program) for use in uses):
+            if any(_in_comment(use, program) for use in uses) or syntax.blocked(program, function, old):
                 continue
             new = fresh_name(old, taken)
             start, end = program.span(body)
