@@ -24,7 +24,7 @@ from typing import Any
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
 from execir.execute.runtimes import ts
-from execir.execute.slot import Slot
+from execir.execute.sandbox.slot import Slot
 from execir.languages import get_language
 from execir.mutate import generate_mutants
 from execir.tasks.multilingual import mbxp_typescript

@@ -63,7 +63,7 @@ def test_every_implementation_in_the_tree_is_declared():
     selftest = {case.name for d in DECLARATIONS.values() if d.selftest for case in load(d.selftest)}
     cases = {  # modules of another language's cases, none of them among a declared module's
         _module(p)
-        for p in (SRC / "execute").glob("adversarial_*.py")
+        for p in (SRC / "execute" / "attacks").glob("adversarial_*.py")
         if _defines(p, {"CASES"}) and any(case.language != "python" and case.name not in selftest for case in load(f"{_module(p)}:CASES"))
     }
     loaders = {_module(p) for p in (SRC / "tasks" / "multilingual").glob("*.py") if p.stem != "sources" and _defines(p, {"load"})}

@@ -66,7 +66,7 @@ class LanguageDeclaration:
 
 _LANG = "execir.languages"
 _RT = "execir.execute.runtimes"
-_ADV = "execir.execute.adversarial"
+_ADV = "execir.execute.attacks.adversarial"
 _TASKS = "execir.tasks.multilingual"
 _EXAMPLES = "execir.rerank.examples"
 _TREE_REWRITES = "execir.rewrite.treesitter"

@@ -28,7 +28,7 @@ from execir.distributed.oracle_host import HOST_ISOLATION_ENV  # noqa: E402
 from execir.distributed.ray_oracle import RayOptions, RayOracle  # noqa: E402
 from execir.distributed.selftest import LEAK_CHECK, RAY_CASES, ray_factory  # noqa: E402
 from execir.execute import Job, Limits, Oracle, OracleConfig  # noqa: E402
-from execir.execute.adversarial import ADD_CHECK, ADD_OK, CASES  # noqa: E402
+from execir.execute.attacks.adversarial import ADD_CHECK, ADD_OK, CASES  # noqa: E402
 from execir.execute.oracle import OracleError  # noqa: E402
 from execir.execute.selftest import run_cases  # noqa: E402
 from execir.types import Verdict  # noqa: E402

@@ -10,9 +10,10 @@ import os
 
 import pytest
 
-from execir.execute import Oracle, OracleConfig, hostcheck
-from execir.execute.adversarial import CANARY_ENV, POISON_PROBE
-from execir.execute.adversarial_stdio import SLOW_STDIO
+from execir.execute import Oracle, OracleConfig
+from execir.execute.attacks.adversarial import CANARY_ENV, POISON_PROBE
+from execir.execute.attacks.adversarial_stdio import SLOW_STDIO
+from execir.execute.sandbox import hostcheck
 from execir.execute.selftest import ALL_CASES as CASES
 from execir.execute.selftest import ALL_POISONERS, abstract_listener, canary_files, loopback_listener, run_cases
 from execir.types import Verdict

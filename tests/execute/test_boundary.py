@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from execir.execute import Job
-from execir.execute.adversarial_boundary import BOUNDARY_CASES
+from execir.execute.attacks.adversarial_boundary import BOUNDARY_CASES
 from execir.execute.selftest import LIMITS
 from execir.types import TestSuite, Verdict
 

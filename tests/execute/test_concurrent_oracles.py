@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from execir.execute import cgroups, reclaim
+from execir.execute.sandbox import cgroups, reclaim
 
 SCRIPT = r"""
 import json, sys

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
-from execir.execute.adversarial_cpp_split import ADD, ADD_TESTS, NEXT_TESTS, POINTER_TESTS, REFERENCES, SORT_TESTS, STRUCT_TESTS
+from execir.execute.attacks.adversarial_cpp_split import ADD, ADD_TESTS, NEXT_TESTS, POINTER_TESTS, REFERENCES, SORT_TESTS, STRUCT_TESTS
 from execir.execute.runtimes import cpp, cpp_source, cpp_split
 from execir.execute.runtimes.base import HARNESS
 from execir.types import Verdict

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from execir.execute import Job, Limits, Oracle, OracleConfig, isolation
+from execir.execute import Job, Limits, Oracle, OracleConfig
+from execir.execute.sandbox import isolation
 from execir.types import TestSuite, Verdict
 
 CHECK = TestSuite("check", "def check(candidate):\n    assert candidate(2, 3) == 5\n")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
-from execir.execute.adversarial_java import ADD_TESTS, RIGHT_ADD, WRONG_ADD, _solution
+from execir.execute.attacks.adversarial_java import ADD_TESTS, RIGHT_ADD, WRONG_ADD, _solution
 from execir.execute.jobs import IN_PROCESS, JUDGED_OUTSIDE
 from execir.execute.runtimes import runtime
 from execir.execute.runtimes.base import ToolchainMissing

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
-from execir.execute.adversarial_js import CASES, SPLIT_CASES
+from execir.execute.attacks.adversarial_js import CASES, SPLIT_CASES
 from execir.execute.jobs import IN_PROCESS, JUDGED_OUTSIDE
 from execir.execute.runtimes import js_split
 from execir.types import TestSuite, Verdict

@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
-from execir.execute.adversarial_cpp import ADD_TESTS
-from execir.execute.adversarial_cpp_split import NDEBUG_TESTS
+from execir.execute.attacks.adversarial_cpp import ADD_TESTS
+from execir.execute.attacks.adversarial_cpp_split import NDEBUG_TESTS
 from execir.execute.runtimes import cpp
 from execir.tasks.multilingual import humanevalx_cpp, shared_data
 from execir.types import StdioCase, TestSuite, Verdict

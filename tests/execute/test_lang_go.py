@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
-from execir.execute.adversarial_go import ADD_TESTS
+from execir.execute.attacks.adversarial_go import ADD_TESTS
 from execir.execute.runtimes import ToolchainMissing, runtime
 from execir.tasks.multilingual import shared_data
 from execir.tasks.multilingual.humanevalx_go import load

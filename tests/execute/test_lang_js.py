@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
-from execir.execute.adversarial_js import CASES, OK, SPLIT_CASES, TESTS, WRONG
+from execir.execute.attacks.adversarial_js import CASES, OK, SPLIT_CASES, TESTS, WRONG
 from execir.execute.runtimes import js
 from execir.execute.runtimes.base import HIDE_NONCE
 from execir.tasks.multilingual import humanevalx_js, shared_data

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
-from execir.execute.adversarial_php import ATTACKS, CASES, CONTROLS, OK, OWN_TESTS_ATTACKS, TESTS, WRONG
+from execir.execute.attacks.adversarial_php import ATTACKS, CASES, CONTROLS, OK, OWN_TESTS_ATTACKS, TESTS, WRONG
 from execir.tasks.multilingual import mbxp_php, shared_data
 from execir.types import TestSuite, Verdict
 

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
-from execir.execute.adversarial_ruby import CASES, OK, SPLIT_ATTACKS, SPLIT_CONTROLS, TESTS, WRONG
+from execir.execute.attacks.adversarial_ruby import CASES, OK, SPLIT_ATTACKS, SPLIT_CONTROLS, TESTS, WRONG
 from execir.tasks.multilingual import mbxp_ruby, shared_data
 from execir.types import StdioCase, TestSuite, Verdict
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
-from execir.execute.adversarial_rust import ADD_TESTS, CASES
+from execir.execute.attacks.adversarial_rust import ADD_TESTS, CASES
 from execir.execute.runtimes import ToolchainMissing, rust, rust_source, rust_split
 from execir.tasks.multilingual import humanevalx_rust
 from execir.types import TestSuite, Verdict

@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
-from execir.execute.adversarial_ts import ADD, ADD_TESTS, ATTACKS, CASES, CONTROLS, WRONG
+from execir.execute.attacks.adversarial_ts import ADD, ADD_TESTS, ATTACKS, CASES, CONTROLS, WRONG
 from execir.execute.jobs import IN_PROCESS, JUDGED_OUTSIDE
 from execir.execute.runtimes import js, js_split, ts
 from execir.tasks.multilingual import mbxp_typescript, shared_data

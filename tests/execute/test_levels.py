@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from execir.execute import Oracle, OracleConfig, isolation
+from execir.execute import Oracle, OracleConfig
+from execir.execute.sandbox import isolation
 from execir.execute.selftest import ALL_CASES, abstract_listener, run_cases
 
 from .test_adversarial import SLOW

@@ -8,7 +8,8 @@ import textwrap
 
 import pytest
 
-from execir.execute import ExecResult, Job, Limits, Oracle, OracleConfig, hostcheck, isolation
+from execir.execute import ExecResult, Job, Limits, Oracle, OracleConfig
+from execir.execute.sandbox import hostcheck, isolation
 from execir.types import StdioCase, TestSuite, Verdict
 
 from .conftest import FAST

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from execir.execute import isolation
+from execir.execute.sandbox import isolation
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = "def add(a, b):\n    return a + b\n"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from execir.execute import reclaim
-from execir.execute.cgroups import ROOT
+from execir.execute.sandbox import reclaim
+from execir.execute.sandbox.cgroups import ROOT
 
 
 def _dead_pid() -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from execir.execute import Oracle, OracleConfig
-from execir.execute.adversarial_stdio import IDIOMS, SLOW_STDIO, STDIO_CASES, WRONG
+from execir.execute.attacks.adversarial_stdio import IDIOMS, SLOW_STDIO, STDIO_CASES, WRONG
 from execir.execute.jobs import Job
 from execir.execute.selftest import ALL_CASES as CASES
 from execir.execute.selftest import LIMITS, run_cases
@@ -143,7 +143,7 @@ def test_large_correct_output_is_over_the_floor_cap():
     """The large controls PASS; driven with the floor cap alone, the same program is cut off (what
     the cap that follows the expected output fixes). An oracle of its own: the slot is driven directly."""
     from execir.execute import Limits
-    from execir.execute.adversarial_stdio import LARGE, LARGE_OUTPUT
+    from execir.execute.attacks.adversarial_stdio import LARGE, LARGE_OUTPUT
 
     (case,) = LARGE.stdio_cases
     assert len(case.output.encode()) > LIMITS.output_kb << 10

@@ -10,10 +10,10 @@ import shutil
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig, decide, split
-from execir.execute.adversarial_ruby import OK, TESTS, WRONG
+from execir.execute.attacks.adversarial_ruby import OK, TESTS, WRONG
 from execir.execute.runtimes import runtime
 from execir.execute.runtimes.base import Plan
-from execir.execute.trusted_runner import TrustedRunner
+from execir.execute.sandbox.trusted_runner import TrustedRunner
 from execir.types import Verdict
 
 pytestmark = pytest.mark.skipif(shutil.which("ruby") is None, reason="ruby not installed")

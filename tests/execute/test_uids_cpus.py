@@ -7,8 +7,8 @@ import os
 import pytest
 
 from execir.errors import ExecIRError
-from execir.execute import cpus, uids
 from execir.execute.oracle import Oracle, OracleConfig, max_workers
+from execir.execute.sandbox import cpus, uids
 
 
 @pytest.fixture

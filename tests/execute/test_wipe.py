@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from execir.execute import Oracle, OracleConfig
-from execir.execute.adversarial_wipe import WIPE_POISONERS, run_replays
-from execir.execute.isolation import HARNESS, find_interpreter, host_base, stage_harness
+from execir.execute.attacks.adversarial_wipe import WIPE_POISONERS, run_replays
+from execir.execute.sandbox.isolation import HARNESS, find_interpreter, host_base, stage_harness
 from execir.execute.selftest import ALL_POISONERS, LIMITS, run_poisoners
 
 UNPRIVILEGED = 64123

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from execir.execute.isolation import LEVELS
 from execir.execute.oracle import OracleConfig
+from execir.execute.sandbox.isolation import LEVELS
 
 from .options import add_ray_option
 

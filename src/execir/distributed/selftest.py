@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from execir.execute.adversarial import ADD_CHECK, STDIO, Case, make_case
+from execir.execute.attacks.adversarial import ADD_CHECK, STDIO, Case, make_case
 from execir.execute.oracle import Oracle, OracleConfig
 from execir.types import Verdict
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 from execir.distributed.options import add_oracle_options, oracle_factory, ray_options
 from execir.errors import ExecIRError, InputError
-from execir.execute.isolation import LEVELS
 from execir.execute.jobs import Job
 from execir.execute.limits import WALL_FLOOR, WALL_MULTIPLIER, Limits
 from execir.execute.oracle import OracleConfig
 from execir.execute.runtimes import LANGUAGES, infer_language
 from execir.execute.safe_text import printable
+from execir.execute.sandbox.isolation import LEVELS
 from execir.types import StdioCase, TestSuite, Verdict
 
 EXEC_EPILOG = """examples:

@@ -5,7 +5,7 @@ Design: the verdict is decided outside the candidate's process. For
 with the entry point bound to a proxy that calls into the sandbox over a channel, exchanging only
 exact-type builtin values (so no ``__eq__``, int subclass, patched ``assert`` or exit trick in the
 candidate can reach the judge). ``stdio`` suites run the program as ``__main__`` and compare its
-stdout strictly on the host. See :mod:`execir.execute.isolation` for the sandbox layers.
+stdout strictly on the host. See :mod:`execir.execute.sandbox.isolation` for the sandbox layers.
 
 Residual risks, stated honestly:
 
@@ -37,15 +37,16 @@ from pathlib import Path
 from tqdm import tqdm
 
 from execir.errors import ExecIRError
-from execir.execute import cgroups, cpus, decide, hostcheck, isolation, reclaim, runtimes, split, uids
+from execir.execute import decide, runtimes, split
 from execir.execute.cache import VerdictCache
 from execir.execute.evidence import Raw
 from execir.execute.jobs import IN_PROCESS, JUDGED_OUTSIDE, LABEL_INTEGRITY, ORACLE_VERSION, Admission, ExecResult, Job
 from execir.execute.limits import Limits, policy
 from execir.execute.runtimes import Toolchain
 from execir.execute.safe_text import printable
-from execir.execute.seccomp_filter import build_bpf
-from execir.execute.slot import LauncherError, Slot, SlotSpec
+from execir.execute.sandbox import cgroups, cpus, hostcheck, isolation, reclaim, uids
+from execir.execute.sandbox.seccomp_filter import build_bpf
+from execir.execute.sandbox.slot import LauncherError, Slot, SlotSpec
 from execir.types import TestSuite, Verdict
 
 LAUNCH_ATTEMPTS = 3

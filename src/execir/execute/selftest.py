@@ -10,8 +10,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from execir.execute import hostcheck
-from execir.execute.adversarial import (
+from execir.execute.attacks.adversarial import (
     ADD_CHECK,
     ADD_OK,
     CANARY_ENV,
@@ -21,14 +20,15 @@ from execir.execute.adversarial import (
     SLOT_POISONERS,
     Case,
 )
-from execir.execute.adversarial_boundary import BOUNDARY_CASES
-from execir.execute.adversarial_labels import ABSTRACT_CANARY, LABEL_CASES
-from execir.execute.adversarial_languages import language_cases
-from execir.execute.adversarial_stdio import STDIO_CASES
-from execir.execute.adversarial_wipe import WIPE_POISONERS
+from execir.execute.attacks.adversarial_boundary import BOUNDARY_CASES
+from execir.execute.attacks.adversarial_labels import ABSTRACT_CANARY, LABEL_CASES
+from execir.execute.attacks.adversarial_languages import language_cases
+from execir.execute.attacks.adversarial_stdio import STDIO_CASES
+from execir.execute.attacks.adversarial_wipe import WIPE_POISONERS
 from execir.execute.jobs import ExecResult, Job
 from execir.execute.limits import Limits
 from execir.execute.oracle import Oracle, OracleConfig
+from execir.execute.sandbox import hostcheck
 from execir.types import Verdict
 
 LIMITS = Limits(cpu_seconds=1.0, wall_seconds=3.0, memory_mb=512)

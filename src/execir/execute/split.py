@@ -40,7 +40,7 @@ from execir.execute.evidence import Raw
 from execir.execute.jobs import Job
 from execir.execute.limits import Limits
 from execir.execute.runtimes.base import NEED_STATUS, Plan, Runtime, Toolchain
-from execir.execute.slot import Slot
+from execir.execute.sandbox.slot import Slot
 from execir.types import Verdict
 
 MAX_ROUNDS = 8

@@ -25,7 +25,7 @@ from execir.errors import ExecIRError
 from execir.execute.limits import Limits
 
 if TYPE_CHECKING:
-    from execir.execute.trusted_runner import TrustedSpec
+    from execir.execute.sandbox.trusted_runner import TrustedSpec
 
 NONCE_ENV = "EXECIR_NONCE"
 NONCE_FILE = ".execir-nonce"
@@ -162,7 +162,7 @@ class Runtime:
 
     def trusted_spec(self, toolchain: Toolchain) -> TrustedSpec | None:
         """How this runtime's record and judge plans (trusted code only) run in a warm interpreter
-        outside the sandbox (:mod:`execir.execute.trusted_runner`); None: in the sandbox."""
+        outside the sandbox (:mod:`execir.execute.sandbox.trusted_runner`); None: in the sandbox."""
         return None
 
     def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:

@@ -63,7 +63,7 @@ import os
 
 from execir.execute.runtimes import ruby_split
 from execir.execute.runtimes.base import HIDE_NONCE, Plan, Profile, Runtime, Toolchain, harness_source
-from execir.execute.trusted_runner import TrustedSpec
+from execir.execute.sandbox.trusted_runner import TrustedSpec
 
 PROGRAM = "program.rb"
 TESTS = "tests.rb"

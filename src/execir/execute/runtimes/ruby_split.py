@@ -24,7 +24,7 @@ Three runs, all ``ruby --disable-gems`` with one harness file each (the wire cod
 
 The record and judge runs (trusted code only) and the syntax check (the candidate's text compiled,
 never run) run in a warm ``ruby`` outside the sandbox that forks a child per run
-(``harness/ruby_trusted.rb``, :mod:`execir.execute.trusted_runner`): a fork instead of an
+(``harness/ruby_trusted.rb``, :mod:`execir.execute.sandbox.trusted_runner`): a fork instead of an
 interpreter start and a sandbox per run. The candidate's calls run stays in the sandbox.
 
 The program and the tests are separate files loaded at top level, as one file would run them but
@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 
 from execir.execute.runtimes.base import CALLS_FILE, RESULTS_FILE, Plan, Toolchain, harness_source
-from execir.execute.trusted_runner import TrustedSpec
+from execir.execute.sandbox.trusted_runner import TrustedSpec
 
 PROGRAM = "program.rb"
 TESTS = "tests.rb"

@@ -8,7 +8,7 @@ status. Every correct idiom below must PASS; every wrong or hanging program must
 
 from __future__ import annotations
 
-from execir.execute.adversarial import STDIO, Case, make_case
+from execir.execute.attacks.adversarial import STDIO, Case, make_case
 from execir.types import StdioCase, TestSuite, Verdict
 
 F, T, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.PASS

@@ -28,7 +28,7 @@ from pathlib import Path
 from execir.errors import ExecIRError
 
 LEVELS = ("bwrap", "unshare", "uid", "rlimits")
-HARNESS = Path(__file__).parent / "harness"
+HARNESS = Path(__file__).parent.parent / "harness"
 SANDBOX_FILES = ("server.py", "driver.py", "codec.py", "frames.py", "wipe.py")
 ENV = {
     "PYTHONHASHSEED": "0",

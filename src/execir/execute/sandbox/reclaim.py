@@ -14,9 +14,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from execir.execute.cgroups import ROOT
-from execir.execute.hostcheck import pid_alive
-from execir.execute.isolation import HARNESS_ROOT, IsolationError, host_base
+from execir.execute.sandbox.cgroups import ROOT
+from execir.execute.sandbox.hostcheck import pid_alive
+from execir.execute.sandbox.isolation import HARNESS_ROOT, IsolationError, host_base
 
 _CGROUP_NAME = re.compile(r"^(\d+)-u\d+-s\d+$")
 

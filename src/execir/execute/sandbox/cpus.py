@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from execir.execute.uids import claim_lock
+from execir.execute.sandbox.uids import claim_lock
 
 LOCK_DIR = Path("/run/execir-cpus")
 

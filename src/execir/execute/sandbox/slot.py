@@ -20,15 +20,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from execir.execute import hostcheck, isolation
-from execir.execute.capture import Capture
-from execir.execute.cgroups import SlotCgroup
 from execir.execute.evidence import Raw
 from execir.execute.harness import frames
 from execir.execute.jobs import Job
 from execir.execute.limits import Limits
 from execir.execute.runtimes.base import NONCE_ENV, Plan
-from execir.execute.trusted_runner import TrustedRunner, TrustedSpec
+from execir.execute.sandbox import hostcheck, isolation
+from execir.execute.sandbox.capture import Capture
+from execir.execute.sandbox.cgroups import SlotCgroup
+from execir.execute.sandbox.trusted_runner import TrustedRunner, TrustedSpec
 
 CPU_TICK = 0.01
 START_TIMEOUT = 15.0
@@ -81,7 +81,7 @@ class SlotSpec:
     cgroup_name: str | None
     cpu: int | None = None
     """The CPU the slot's server, candidate and judge are pinned to (cross-CPU wakeups cost ~0.3 ms
-    here), claimed host-wide by the oracle (:mod:`execir.execute.cpus`); None: unpinned."""
+    here), claimed host-wide by the oracle (:mod:`execir.execute.sandbox.cpus`); None: unpinned."""
 
 
 class Slot:

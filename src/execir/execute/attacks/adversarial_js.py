@@ -6,7 +6,7 @@ cases (legitimate idioms and the forms LLMs write) must PASS."""
 
 from __future__ import annotations
 
-from execir.execute.adversarial import CANARY_PORT, Case, make_case
+from execir.execute.attacks.adversarial import CANARY_PORT, Case, make_case
 from execir.types import StdioCase, TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS

@@ -9,7 +9,7 @@ returns, read-only lists) and must PASS, as they do when the tests are compiled 
 
 from __future__ import annotations
 
-from execir.execute.adversarial import Case, make_case
+from execir.execute.attacks.adversarial import Case, make_case
 from execir.types import TestSuite, Verdict
 
 F, T, P, E = Verdict.FAIL, Verdict.TIMEOUT, Verdict.PASS, Verdict.ERROR

@@ -11,7 +11,7 @@ candidate that ends or breaks the judge's calls fails, whatever the moment and t
 
 from __future__ import annotations
 
-from execir.execute.adversarial import Case, make_case
+from execir.execute.attacks.adversarial import Case, make_case
 from execir.types import TestSuite, Verdict
 
 F, T, E, P, U = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS, Verdict.UNDECIDED

@@ -7,7 +7,7 @@ turn the task's own broken test code into a label, or reach the host's unix sock
 
 from __future__ import annotations
 
-from execir.execute.adversarial import ADD_CHECK, ADD_OK, WRONG, Case, _case, _right_if
+from execir.execute.attacks.adversarial import ADD_CHECK, ADD_OK, WRONG, Case, _case, _right_if
 from execir.types import StdioCase, TestSuite, Verdict
 
 F, P, U = Verdict.FAIL, Verdict.PASS, Verdict.UNDECIDED

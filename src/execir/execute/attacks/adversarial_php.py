@@ -7,7 +7,7 @@ ordinarily written in, each passing with ``php f.php`` as mxeval runs it) must P
 
 from __future__ import annotations
 
-from execir.execute.adversarial import Case, make_case
+from execir.execute.attacks.adversarial import Case, make_case
 from execir.types import StdioCase, TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS

@@ -11,7 +11,7 @@ import math
 import os
 from pathlib import Path
 
-from execir.execute.hostcheck import pid_alive
+from execir.execute.sandbox.hostcheck import pid_alive
 
 LOCK_DIR = Path("/run/execir-uids")
 FIRST = 200000

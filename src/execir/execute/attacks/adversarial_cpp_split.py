@@ -8,7 +8,7 @@ cannot be split (one control checks that fallback).
 
 from __future__ import annotations
 
-from execir.execute.adversarial import Case, make_case
+from execir.execute.attacks.adversarial import Case, make_case
 from execir.types import TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from execir.execute.adversarial import ADD_CHECK, STDIO, Case, make_case
+from execir.execute.attacks.adversarial import ADD_CHECK, STDIO, Case, make_case
 from execir.types import Verdict
 
 if TYPE_CHECKING:

@@ -9,8 +9,8 @@ PASS. Controls are correct programs using ordinary Java idioms; they must PASS. 
 
 from __future__ import annotations
 
-from execir.execute.adversarial import CANARY_ENV, CANARY_PORT, Case, make_case
-from execir.execute.adversarial_java_split import CASES as SPLIT_CASES
+from execir.execute.attacks.adversarial import CANARY_ENV, CANARY_PORT, Case, make_case
+from execir.execute.attacks.adversarial_java_split import CASES as SPLIT_CASES
 from execir.types import StdioCase, TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS

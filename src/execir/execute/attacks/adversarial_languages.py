@@ -3,7 +3,7 @@ as :mod:`execir.language_declarations` names them."""
 
 from __future__ import annotations
 
-from execir.execute.adversarial import Case
+from execir.execute.attacks.adversarial import Case
 from execir.language_declarations import DECLARATIONS, load
 
 

@@ -6,8 +6,8 @@ escape or to exhaust the machine; controls are correct programs using ordinary i
 
 from __future__ import annotations
 
-from execir.execute.adversarial import CANARY_PORT, Case
-from execir.execute.adversarial_cpp_split import ADD_TESTS, APPENDED_TESTS, EVEN_TESTS, GREET_TESTS, SPLIT_CASES, case
+from execir.execute.attacks.adversarial import CANARY_PORT, Case
+from execir.execute.attacks.adversarial_cpp_split import ADD_TESTS, APPENDED_TESTS, EVEN_TESTS, GREET_TESTS, SPLIT_CASES, case
 from execir.types import TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS

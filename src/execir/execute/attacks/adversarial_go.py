@@ -6,8 +6,8 @@ like a PASS or to escape; controls are correct programs using ordinary idioms an
 
 from __future__ import annotations
 
-from execir.execute import adversarial_go_split
-from execir.execute.adversarial import CANARY_PORT, Case, make_case
+from execir.execute.attacks import adversarial_go_split
+from execir.execute.attacks.adversarial import CANARY_PORT, Case, make_case
 from execir.types import TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS

@@ -6,7 +6,7 @@ sandbox, JavaScript's record, calls and judge runs decide). Attacks never PASS; 
 
 from __future__ import annotations
 
-from execir.execute.adversarial import Case, make_case
+from execir.execute.attacks.adversarial import Case, make_case
 from execir.types import TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
