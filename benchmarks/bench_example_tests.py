@@ -25,9 +25,9 @@ from pathlib import Path
 from execir.dataset.spec import get_spec
 from execir.execute import Job, Limits, Oracle, OracleConfig
 from execir.rerank.base import RerankRequest
-from execir.rerank.examples import extract_examples
-from execir.rerank.exec_plan import plan_runs
-from execir.rerank.execution import ExecReranker
+from execir.rerank.execution.examples import extract_examples
+from execir.rerank.execution.exec_plan import plan_runs
+from execir.rerank.execution.reranker import ExecReranker
 from execir.tasks.multilingual import humanevalx_go, humanevalx_with_pack, native_tasks, shared_data
 from execir.types import TestSuite, Verdict
 

@@ -33,7 +33,7 @@ def test_every_declared_part_is_implemented_and_is_that_languages(name):
     if d.tasks:
         assert callable(load(d.tasks).load)
     if d.examples:
-        from execir.rerank.examples import Syntax
+        from execir.rerank.execution.examples import Syntax
 
         assert isinstance(load(d.examples), Syntax)
     for extension in d.extensions:
@@ -74,7 +74,7 @@ def test_every_implementation_in_the_tree_is_declared():
 
 
 def test_call_forms_and_writers_agree():
-    from execir.rerank import writers
+    from execir.rerank.execution import writers
 
     constants = {name for name, value in vars(writers).items() if isinstance(value, writers.CallWriter)}
     assert constants == {d.writer.partition(":")[2] for d in DECLARATIONS.values() if d.writer}
@@ -94,10 +94,10 @@ def test_the_rewrite_syntaxes_are_declared_languages():
 def test_capability_sets_are_derived_from_the_declarations():
     from execir.construct.undefined_behaviour import PROBED_LANGUAGES
     from execir.execute.runtimes import LANGUAGES as RUNNABLE
-    from execir.rerank.exec_plan import CALL_LANGUAGES, STDIO_LANGUAGES
-    from execir.rerank.native_calls import NATIVE_CALL_LANGUAGES
-    from execir.rerank.native_probes import PROBE_LANGUAGES
-    from execir.rerank.typed_calls import TYPED_CALL_LANGUAGES
+    from execir.rerank.execution.exec_plan import CALL_LANGUAGES, STDIO_LANGUAGES
+    from execir.rerank.execution.native_calls import NATIVE_CALL_LANGUAGES
+    from execir.rerank.execution.native_probes import PROBE_LANGUAGES
+    from execir.rerank.execution.typed_calls import TYPED_CALL_LANGUAGES
 
     assert RUNNABLE == LANGUAGES and LANGUAGES[0] == "python"
     assert NATIVE_CALL_LANGUAGES == calling(CallForm.NATIVE) and TYPED_CALL_LANGUAGES == calling(CallForm.TYPED)

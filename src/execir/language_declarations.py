@@ -60,7 +60,7 @@ class LanguageDeclaration:
     undefined_behaviour: bool = False
     """A build re-runs failing candidates instrumented, rejecting failures that reach undefined behaviour."""
     writer: str | None = None
-    """``module:attribute`` of the execution reranker's :class:`~execir.rerank.writers.CallWriter`
+    """``module:attribute`` of the execution reranker's :class:`~execir.rerank.execution.writers.CallWriter`
     (native and typed call forms: its checks, tests, probe calls and probe programs)."""
 
 
@@ -68,9 +68,9 @@ _LANG = "execir.languages"
 _RT = "execir.execute.runtimes"
 _ADV = "execir.execute.attacks.adversarial"
 _TASKS = "execir.tasks.multilingual"
-_EXAMPLES = "execir.rerank.examples"
+_EXAMPLES = "execir.rerank.execution.examples"
 _TREE_REWRITES = "execir.rewrite.treesitter"
-_WRITERS = "execir.rerank.writers"
+_WRITERS = "execir.rerank.execution.writers"
 
 DECLARATIONS: dict[str, LanguageDeclaration] = {
     d.name: d

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from execir.rerank.examples import CallExample, extract_examples
-from execir.rerank.samples import stdio_examples
+from execir.rerank.execution.examples import CallExample, extract_examples
+from execir.rerank.execution.samples import stdio_examples
 from execir.types import StdioCase
 
 CALLS = [

@@ -9,11 +9,11 @@ import pytest
 from execir.dataset.spec import get_spec
 from execir.execute import ExecResult, OracleConfig
 from execir.execute.decide import failed_by_tests
-from execir.rerank.agreement import agreement_scores, plan_probes
 from execir.rerank.base import Reranker, RerankRequest
-from execir.rerank.examples import extract_examples
-from execir.rerank.exec_plan import SAME, call_suite, main_function, names_entry_point, plan_runs
-from execir.rerank.execution import ExecReranker, scores_from
+from execir.rerank.execution.agreement import agreement_scores, plan_probes
+from execir.rerank.execution.examples import extract_examples
+from execir.rerank.execution.exec_plan import SAME, call_suite, main_function, names_entry_point, plan_runs
+from execir.rerank.execution.reranker import ExecReranker, scores_from
 from execir.types import Verdict
 
 ADD = "Add two numbers.\n>>> add(2, 3)\n5\n>>> add(0.1, 0.2)\n0.3\n>>> pair(1)\n(1, 1)\n>>> pair(2)\n(2, 2)\n"

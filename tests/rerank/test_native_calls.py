@@ -10,10 +10,10 @@ import pytest
 from execir.dataset.spec import get_spec
 from execir.execute import OracleConfig
 from execir.rerank.base import RerankRequest
-from execir.rerank.examples import extract_examples
-from execir.rerank.exec_plan import plan_runs
-from execir.rerank.execution import ExecReranker
-from execir.rerank.native_calls import native_suite
+from execir.rerank.execution.examples import extract_examples
+from execir.rerank.execution.exec_plan import plan_runs
+from execir.rerank.execution.native_calls import native_suite
+from execir.rerank.execution.reranker import ExecReranker
 
 JS_QUERY = """Check if any two numbers are closer to each other than the threshold.
 >>> hasCloseElements([1.0, 2.0, 3.0], 0.5)

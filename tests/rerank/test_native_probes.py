@@ -11,12 +11,12 @@ import pytest
 from execir.dataset.spec import get_spec
 from execir.execute import OracleConfig
 from execir.execute.decide import PROBE_BITS, PROBE_MARK, probe_digest_bits
-from execir.rerank.agreement import fingerprint, plan_probes
 from execir.rerank.base import RerankRequest
-from execir.rerank.examples import extract_examples
-from execir.rerank.exec_plan import plan_runs
-from execir.rerank.execution import ExecReranker
-from execir.rerank.native_probes import native_probe_arguments, native_probe_suite
+from execir.rerank.execution.agreement import fingerprint, plan_probes
+from execir.rerank.execution.examples import extract_examples
+from execir.rerank.execution.exec_plan import plan_runs
+from execir.rerank.execution.native_probes import native_probe_arguments, native_probe_suite
+from execir.rerank.execution.reranker import ExecReranker
 
 
 def _bits(text: bytes) -> tuple[bool, ...]:

@@ -10,10 +10,10 @@ import pytest
 from execir.dataset.spec import get_spec
 from execir.execute import ExecResult, OracleConfig
 from execir.rerank.base import RerankRequest
-from execir.rerank.examples import extract_examples
-from execir.rerank.exec_plan import plan_runs
-from execir.rerank.execution import ExecReranker, partial_scores, plan_partial
-from execir.rerank.planned import PlannedRun
+from execir.rerank.execution.examples import extract_examples
+from execir.rerank.execution.exec_plan import plan_runs
+from execir.rerank.execution.planned import PlannedRun
+from execir.rerank.execution.reranker import ExecReranker, partial_scores, plan_partial
 from execir.types import Verdict
 
 # The last example is wrong, as some prompts' are: no program passes all three.

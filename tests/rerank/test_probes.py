@@ -6,8 +6,8 @@ import ast
 
 import pytest
 
-from execir.rerank.examples import extract_examples
-from execir.rerank.probes import BITS, FINGERPRINT, probe_arguments, probe_asserts
+from execir.rerank.execution.examples import extract_examples
+from execir.rerank.execution.probes import BITS, FINGERPRINT, probe_arguments, probe_asserts
 
 
 def test_probes_edit_one_argument_and_never_repeat_an_example() -> None:

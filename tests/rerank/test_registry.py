@@ -40,7 +40,7 @@ class _Recorder:
 @pytest.fixture(autouse=True)
 def fake_modules(monkeypatch: pytest.MonkeyPatch) -> None:
     """The implementations replaced by recorders, so the registry is tested on its own."""
-    for module, cls, kind in (("cross_encoder", "CrossEncoderReranker", "ce"), ("llm", "LLMReranker", "llm"), ("execution", "ExecReranker", "exec")):
+    for module, cls, kind in (("cross_encoder", "CrossEncoderReranker", "ce"), ("llm", "LLMReranker", "llm"), ("execution.reranker", "ExecReranker", "exec")):
         fake = types.ModuleType(f"execir.rerank.{module}")
         setattr(fake, cls, type(cls, (_Recorder,), {"kind": kind}))
         monkeypatch.setitem(sys.modules, f"execir.rerank.{module}", fake)

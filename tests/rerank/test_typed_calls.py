@@ -11,11 +11,11 @@ import pytest
 from execir.dataset.spec import get_spec
 from execir.execute import OracleConfig
 from execir.rerank.base import RerankRequest
-from execir.rerank.examples import extract_examples
-from execir.rerank.exec_plan import main_function, plan_runs
-from execir.rerank.execution import ExecReranker
-from execir.rerank.source_values import go_values, java_values
-from execir.rerank.typed_calls import Signature, signature, typed_suite
+from execir.rerank.execution.examples import extract_examples
+from execir.rerank.execution.exec_plan import main_function, plan_runs
+from execir.rerank.execution.reranker import ExecReranker
+from execir.rerank.execution.source_values import go_values, java_values
+from execir.rerank.execution.typed_calls import Signature, signature, typed_suite
 
 GO_QUERY = """// Check if any two numbers are closer to each other than the threshold.
 // >>> HasCloseElements([]float64{1.0, 2.0, 3.0}, 0.5)

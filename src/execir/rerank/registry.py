@@ -104,7 +104,7 @@ def _single(spec: str, *, oracle_config: OracleConfig, options: dict[str, Any]) 
             raise _bad_spec(spec, weights)
         return FusionReranker(_single(inner, oracle_config=oracle_config, options=options), weights)
     if spec in ("exec", "exec:plain"):
-        from execir.rerank.execution import ExecReranker
+        from execir.rerank.execution.reranker import ExecReranker
 
         return ExecReranker(oracle_config, progress=options["progress"], plain=spec == "exec:plain")
     if kind in ("ce", "llm"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from execir.execute import Job, Limits
-from execir.rerank.examples import Examples
+from execir.rerank.execution.examples import Examples
 
 CALL_LIMITS = Limits(cpu_seconds=1.0, wall_seconds=4.0)
 """Budget of one candidate on a query's call examples (a handful of calls on small inputs; there is

@@ -2,8 +2,8 @@
 jobs, and the scores their fingerprints give.
 
 Where two or more candidates of a query pass every example, each is run on the query's probe
-inputs (:mod:`execir.rerank.probes`): Python candidates as an ``asserts`` suite whose per-test
-booleans are the fingerprint, native ones as a ``probe`` program (:mod:`execir.rerank.native_probes`)
+inputs (:mod:`execir.rerank.execution.probes`): Python candidates as an ``asserts`` suite whose per-test
+booleans are the fingerprint, native ones as a ``probe`` program (:mod:`execir.rerank.execution.native_probes`)
 whose marked output the oracle digests. Candidates with equal fingerprints form a group; a larger
 group ranks first.
 """
@@ -15,15 +15,15 @@ from collections.abc import Mapping, Sequence
 
 from execir.execute import ExecResult, Job
 from execir.execute.decide import failed_by_tests
-from execir.rerank.examples import Examples
-from execir.rerank.native_probes import PROBE_LANGUAGES, native_probe_arguments, native_probe_suite
-from execir.rerank.planned import CALL_LIMITS, PlannedRun
-from execir.rerank.probes import BITS, FINGERPRINT, PROBES, probe_arguments, probe_asserts
+from execir.rerank.execution.examples import Examples
+from execir.rerank.execution.native_probes import PROBE_LANGUAGES, native_probe_arguments, native_probe_suite
+from execir.rerank.execution.planned import CALL_LIMITS, PlannedRun
+from execir.rerank.execution.probes import BITS, FINGERPRINT, PROBES, probe_arguments, probe_asserts
 from execir.types import TestSuite, Verdict
 
 
 def probe_suite(entry_point: str, arguments: tuple[str, ...]) -> TestSuite:
-    """The suite whose per-test booleans are a candidate's fingerprint on the probes (see :mod:`execir.rerank.probes`)."""
+    """The suite whose per-test booleans are a candidate's fingerprint on the probes (see :mod:`execir.rerank.execution.probes`)."""
     return TestSuite(kind="asserts", code=FINGERPRINT, asserts=probe_asserts(entry_point, arguments))
 
 

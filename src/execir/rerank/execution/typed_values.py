@@ -1,7 +1,7 @@
 """What the Go and Java call-example writers share (pure): a candidate's :class:`Signature`, the
 argument-to-parameter pairing, reading literal trees, and :func:`untyped`, which writes a value
 with no declared type in a language's :class:`Spelling` (expected values, ``interface{}`` and
-``Object`` arguments). See :mod:`execir.rerank.typed_calls`."""
+``Object`` arguments). See :mod:`execir.rerank.execution.typed_calls`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from execir.rerank.native_calls import Unwritable, number_source
+from execir.rerank.execution.native_calls import Unwritable, number_source
 
 
 @dataclass(frozen=True)

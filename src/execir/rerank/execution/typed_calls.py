@@ -2,14 +2,14 @@
 signature (pure: text in, text out).
 
 Go and Java values carry their type in their source (``[]int{1, 2}``, ``new ArrayList<Integer>``),
-which the examples read as Python literals do not (:mod:`execir.rerank.source_values` drops it). So
+which the examples read as Python literals do not (:mod:`execir.rerank.execution.source_values` drops it). So
 the arguments are written with the types the candidate declares (:func:`signature`, read from the
 candidate's own text): a list argument of a ``[]float64`` parameter is ``[]float64{1.0, 2.0}``, of
 a ``List<Double>`` parameter ``new java.util.ArrayList<Double>(java.util.Arrays.<Double>asList(1.0,
 2.0))``, a dict of a ``Map<String, Integer>`` parameter a ``LinkedHashMap`` filled in order; a
 value the type cannot hold (``2.5`` for an ``int``, a string for a ``[]int``), a type with no
 literal here (structs, functions, channels, Java wildcards) makes the example unwritable (dropped
-and counted, as in :mod:`execir.rerank.native_calls`).
+and counted, as in :mod:`execir.rerank.execution.native_calls`).
 
 The expected value is written as a generic value (Go: ``int64``, ``float64``, ``string``, ``bool``,
 ``nil``, ``[]interface{}``, ``map[interface{}]interface{}``; Java: ``Long``, ``Double``, ``String``,
@@ -29,9 +29,9 @@ with several results (Go) is compared as the list of them, as Python compares a 
   runtime copies every value a ``Solution`` call returns into JDK classes before the helper sees
   it) and throws an ``AssertionError`` at the first failed example.
 
-This module dispatches through each language's declared writer (:mod:`execir.rerank.writers`);
-:mod:`execir.rerank.go_calls` and :mod:`execir.rerank.java_calls` write each language,
-:mod:`execir.rerank.typed_values` holds what they share.
+This module dispatches through each language's declared writer (:mod:`execir.rerank.execution.writers`);
+:mod:`execir.rerank.execution.go_calls` and :mod:`execir.rerank.execution.java_calls` write each language,
+:mod:`execir.rerank.execution.typed_values` holds what they share.
 """
 
 from __future__ import annotations
@@ -39,9 +39,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 from execir.language_declarations import CallForm, calling
-from execir.rerank.examples import CallExample
-from execir.rerank.native_calls import NativeSuite, Unwritable
-from execir.rerank.typed_values import Signature
+from execir.rerank.execution.examples import CallExample
+from execir.rerank.execution.native_calls import NativeSuite, Unwritable
+from execir.rerank.execution.typed_values import Signature
 from execir.types import TestSuite
 
 TYPED_CALL_LANGUAGES = calling(CallForm.TYPED)
@@ -55,7 +55,7 @@ def signature(program: str, language: str, name: str) -> Signature | None:
     ``func``, a Java method), or None when there is none or it has a form read here does not cover.
     Cached: planning asks for each candidate whether it declares the function, what its query's
     examples drop, and its suite."""
-    from execir.rerank.writers import writer_of
+    from execir.rerank.execution.writers import writer_of
 
     writer = writer_of(language)
     if writer is None or writer.signature is None:
@@ -70,7 +70,7 @@ def signature(program: str, language: str, name: str) -> Signature | None:
 def typed_suite(examples: tuple[CallExample, ...], language: str, declared: Signature) -> NativeSuite | None:
     """The ``native`` suite of ``examples`` for a candidate declaring ``declared``; None when none of
     the examples can be written with its types."""
-    from execir.rerank.writers import writer_of
+    from execir.rerank.execution.writers import writer_of
 
     writer = writer_of(language)
     if writer is None:

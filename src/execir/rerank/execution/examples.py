@@ -13,7 +13,7 @@ Three shapes are recognised:
   are dropped.
 * **Sample input/output** of competitive-programming statements (LiveCodeBench's AtCoder and
   Codeforces texts): ``Sample Input k`` / ``Sample Output k`` blocks, or ``Input``/``Output`` blocks
-  after an ``Example``/``Examples`` heading, read by :mod:`execir.rerank.samples`.
+  after an ``Example``/``Examples`` heading, read by :mod:`execir.rerank.execution.samples`.
 
 A call example is kept only when it is safe and unambiguous to run in the trusted judge: the call
 expression holds exactly one call of a function that is not a builtin (the *entry point*), every
@@ -29,12 +29,12 @@ The query's language sets how example text reads (:func:`extract_examples`'s ``l
 language's own syntax, which parses as a Python expression once its constants are named
 (``true``/``false``, and JavaScript's ``null``); there the call and the expected value are kept as
 *source* (:func:`ast.unparse` of the checked tree, element order and duplicates preserved: C++'s
-``{1, 1, 2}`` is a vector, not a set) for :mod:`execir.rerank.native_calls` to write in the
+``{1, 1, 2}`` is a vector, not a set) for :mod:`execir.rerank.execution.native_calls` to write in the
 language, rather than evaluated to Python values. Go and Java prompts mix their own value syntax
-with Python's; :mod:`execir.rerank.source_values` first rewrites theirs as Python's (dropping the
-types, which :mod:`execir.rerank.typed_calls` takes from each candidate's signature), then they read
+with Python's; :mod:`execir.rerank.execution.source_values` first rewrites theirs as Python's (dropping the
+types, which :mod:`execir.rerank.execution.typed_calls` takes from each candidate's signature), then they read
 like JavaScript's (with ``nil``/``null`` as constants). Ruby's (MBXP's ``irb>`` sessions, hashes
-with ``=>``) are rewritten the same way and written by :mod:`execir.rerank.native_calls`.
+with ``=>``) are rewritten the same way and written by :mod:`execir.rerank.execution.native_calls`.
 """
 
 from __future__ import annotations
@@ -47,8 +47,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from execir.language_declarations import DECLARATIONS, load
-from execir.rerank.samples import stdio_examples
-from execir.rerank.source_values import go_values, java_values, ruby_values
+from execir.rerank.execution.samples import stdio_examples
+from execir.rerank.execution.source_values import go_values, java_values, ruby_values
 from execir.types import StdioCase
 
 VALUE_BUILTINS = frozenset({"abs", "round", "len", "sorted", "list", "tuple", "set", "frozenset", "sum", "min", "max", "str", "int", "float", "bool"})
@@ -71,7 +71,7 @@ class Syntax:
     constants: tuple[tuple[str, bool | None], ...] = ()
     values: bool = True
     translate: Callable[[str], str] | None = None
-    """Rewrites the language's value syntax as Python's before reading (:mod:`execir.rerank.source_values`)."""
+    """Rewrites the language's value syntax as Python's before reading (:mod:`execir.rerank.execution.source_values`)."""
     line_comment: str = ""
     """Documentation written as line comments (Go's ``//``, Ruby's ``#``): where they hold examples, only they are read, unwrapped."""
     comment_end: str = ""
@@ -97,7 +97,7 @@ SYNTAXES: dict[str, Syntax] = {name: load(d.examples) for name, d in DECLARATION
 class CallExample:
     """One function-call example: ``call`` is Python source of an expression calling
     ``entry_point`` once (literal arguments, perhaps inside value builtins); ``expected`` is the
-    Python literal it must equal (see :func:`execir.rerank.exec_plan.call_suite` for how), or for a
+    Python literal it must equal (see :func:`execir.rerank.execution.exec_plan.call_suite` for how), or for a
     native syntax the checked source of the expected value (see :class:`Syntax`)."""
 
     entry_point: str

@@ -13,11 +13,11 @@ How a candidate is run:
 * **Call examples of JavaScript, C++, Go, Java and Ruby queries** (HumanEval-X and MBXP prompts
   write them in the language's syntax, or Go's and Java's partly in Python's) run candidates of the
   query's own language as a ``native`` test program the oracle runs like the dataset's own tests:
-  JavaScript, C++ and Ruby write the examples' own literals (:mod:`execir.rerank.native_calls`), Go
+  JavaScript, C++ and Ruby write the examples' own literals (:mod:`execir.rerank.execution.native_calls`), Go
   and Java type them by each candidate's signature of the entry point
-  (:mod:`execir.rerank.typed_calls`). Passing means every example holds; partial credit comes from
+  (:mod:`execir.rerank.execution.typed_calls`). Passing means every example holds; partial credit comes from
   one-example runs (point 3); agreement runs the same probes as a native ``probe`` program whose
-  printed canonical values the oracle reduces to a digest (:mod:`execir.rerank.native_probes`).
+  printed canonical values the oracle reduces to a digest (:mod:`execir.rerank.execution.native_probes`).
 * **Sample input/output** runs candidates of any language the oracle runs stdio programs in
   (:data:`STDIO_LANGUAGES`) and compares stdout as LiveCodeBench does (``stdio_compare="tokens"``).
   Python candidates of a ``livecodebench`` request get LiveCodeBench's import prelude, as the
@@ -52,11 +52,11 @@ from execir.execute import Job
 from execir.language_declarations import CallForm, calling, having
 from execir.languages import LANGUAGE_MODULES, get_language
 from execir.rerank.base import RerankRequest
-from execir.rerank.examples import SYNTAXES, Examples
-from execir.rerank.native_calls import NATIVE_CALL_LANGUAGES, NativeSuite, native_suite
-from execir.rerank.planned import CALL_LIMITS, PlannedRun
-from execir.rerank.typed_calls import TYPED_CALL_LANGUAGES, signature, typed_suite
-from execir.rerank.writers import writer_of
+from execir.rerank.execution.examples import SYNTAXES, Examples
+from execir.rerank.execution.native_calls import NATIVE_CALL_LANGUAGES, NativeSuite, native_suite
+from execir.rerank.execution.planned import CALL_LIMITS, PlannedRun
+from execir.rerank.execution.typed_calls import TYPED_CALL_LANGUAGES, signature, typed_suite
+from execir.rerank.execution.writers import writer_of
 from execir.tasks.livecodebench import lcb_limits
 from execir.tasks.registry import runnable_program
 from execir.types import Task, TestSuite

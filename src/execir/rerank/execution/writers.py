@@ -3,8 +3,8 @@
 language's tests, the program those checks run in, a probe call and the program that prints probe
 results, and for languages typed by the candidate's signature, the reader of that signature.
 
-The reranker's modules (:mod:`~execir.rerank.native_calls`, :mod:`~execir.rerank.typed_calls`,
-:mod:`~execir.rerank.native_probes`, :mod:`~execir.rerank.exec_plan`) ask :func:`writer_of` and never
+The reranker's modules (:mod:`~execir.rerank.execution.native_calls`, :mod:`~execir.rerank.execution.typed_calls`,
+:mod:`~execir.rerank.execution.native_probes`, :mod:`~execir.rerank.execution.exec_plan`) ask :func:`writer_of` and never
 branch on a language's name.
 """
 
@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from execir.language_declarations import declared, load
-from execir.rerank import go_calls, java_calls, native_calls, native_probes
-from execir.rerank.examples import CallExample, Examples
-from execir.rerank.native_calls import Unwritable
-from execir.rerank.typed_values import Signature
+from execir.rerank.execution import go_calls, java_calls, native_calls, native_probes
+from execir.rerank.execution.examples import CallExample, Examples
+from execir.rerank.execution.native_calls import Unwritable
+from execir.rerank.execution.typed_values import Signature
 
 
 @dataclass(frozen=True)

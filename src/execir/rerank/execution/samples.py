@@ -4,7 +4,7 @@
 ``Sample Input k`` / ``Sample Output k`` blocks, or ``Input``/``Output`` blocks after an
 ``Example``/``Examples`` heading. An input whose every other line is blank (Codeforces' statements
 double the line breaks of their samples) is undoubled. Used by
-:func:`execir.rerank.examples.extract_examples`.
+:func:`execir.rerank.execution.examples.extract_examples`.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """The execution-aware reranker (``exec``): run every candidate on the examples its query shows.
 
-For each query, :func:`execir.rerank.examples.extract_examples` reads the examples its *text*
+For each query, :func:`execir.rerank.execution.examples.extract_examples` reads the examples its *text*
 carries (never the hidden tests). Each candidate program is run on them by the project's oracle
 (sandboxed, verdict-cached, all queries' candidates in one parallel batch). The order, as scores:
 
 1. Candidates that pass every example come first (score in ``(1, 2)``).
 2. Among those, **agreement** (``exec``; off in ``exec:plain``): when two or more pass, each is run
-   on probe inputs derived from the examples (:mod:`execir.rerank.agreement`) and candidates that
+   on probe inputs derived from the examples (:mod:`execir.rerank.execution.agreement`) and candidates that
    behave alike form a group; a larger group ranks first (score ``1 + size / (passing + 1)``):
    correct programs agree with each other, each near-clone errs its own way. Equal sizes, and
    candidates within a group, keep the previous stage's order.
@@ -20,7 +20,7 @@ carries (never the hidden tests). Each candidate program is run on them by the p
 A query without usable examples scores all its candidates 0.0, so a chain keeps the previous order
 there. ``exec:plain`` is the two-group reranker: pass every example (1.0) or not (0.0).
 
-Which candidates run, and how, is planned by :mod:`execir.rerank.exec_plan`.
+Which candidates run, and how, is planned by :mod:`execir.rerank.execution.exec_plan`.
 """
 
 from __future__ import annotations
@@ -34,13 +34,13 @@ from typing import TYPE_CHECKING
 from execir.execute import ExecResult, Oracle, OracleConfig
 from execir.execute.decide import failed_by_tests
 from execir.execute.runtimes.base import ToolchainMissing
-from execir.rerank.agreement import agreement_scores, plan_probes, probe_counts
 from execir.rerank.base import RerankRequest, RerankStats
-from execir.rerank.examples import Examples, extract_examples
-from execir.rerank.exec_plan import Plan, candidate_job, plan_runs
-from execir.rerank.native_probes import PROBE_LANGUAGES
-from execir.rerank.planned import CALL_LIMITS, PlannedRun
-from execir.rerank.probes import BITS, PROBES
+from execir.rerank.execution.agreement import agreement_scores, plan_probes, probe_counts
+from execir.rerank.execution.examples import Examples, extract_examples
+from execir.rerank.execution.exec_plan import Plan, candidate_job, plan_runs
+from execir.rerank.execution.native_probes import PROBE_LANGUAGES
+from execir.rerank.execution.planned import CALL_LIMITS, PlannedRun
+from execir.rerank.execution.probes import BITS, PROBES
 from execir.tasks.livecodebench import lcb_limits
 from execir.types import Verdict
 

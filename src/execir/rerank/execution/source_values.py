@@ -5,7 +5,7 @@ syntax (``[]float64{1.0, 2.0}``, ``Arrays.asList(1, 2)``), in Python's (``['a', 
 examples copied as they were) or in a mix of both, and their expected values as printed text
 (``[0, 1, 2]``, Java's ``Optional.empty`` and ``Optional[a]``). Neither language's value carries its
 type in the examples' Python form, so these rewrites only drop the syntax a value's *type* is
-spelled in and keep the values: the Go and Java writers of :mod:`execir.rerank.typed_calls` write
+spelled in and keep the values: the Go and Java writers of :mod:`execir.rerank.execution.typed_calls` write
 each value back with the type the candidate's own signature declares.
 
 * :func:`go_values`: a composite literal's type (``[]T{``, ``[N]T{``, ``[][]T{``) becomes ``[``

@@ -1,14 +1,14 @@
 """Go call examples as a native test file, typed by the candidate's signature (pure); see
-:mod:`execir.rerank.typed_calls` for what is written and how results compare."""
+:mod:`execir.rerank.execution.typed_calls` for what is written and how results compare."""
 
 from __future__ import annotations
 
 import ast
 import re
 
-from execir.rerank.examples import CallExample
-from execir.rerank.native_calls import Unwritable, call_parts, number_source
-from execir.rerank.typed_values import (
+from execir.rerank.execution.examples import CallExample
+from execir.rerank.execution.native_calls import Unwritable, call_parts, number_source
+from execir.rerank.execution.typed_values import (
     Signature,
     Spelling,
     balanced,

@@ -22,7 +22,7 @@ import ast
 from collections.abc import Callable, Iterator
 
 from execir.execute.decide import PROBE_BITS
-from execir.rerank.examples import CallExample, Examples
+from execir.rerank.execution.examples import CallExample, Examples
 
 PROBES = 8
 """Probes per query (at most)."""

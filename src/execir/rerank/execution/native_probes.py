@@ -1,10 +1,10 @@
 """Agreement probes for JavaScript, C++, Go, Java and Ruby candidates (pure: text in, text out).
 
 The Python ``exec`` reranker splits the candidates that pass a query's examples by how they behave
-on *probe* inputs (:mod:`execir.rerank.probes`). This module writes the same probes for the native
+on *probe* inputs (:mod:`execir.rerank.execution.probes`). This module writes the same probes for the native
 languages: each probe call (the query's example call with one argument edited, as Python's) is
-written with the language's literal writer (:mod:`execir.rerank.native_calls`; Go and Java typed
-by the candidate's own signature, :mod:`execir.rerank.typed_calls`), run in the candidate's
+written with the language's literal writer (:mod:`execir.rerank.execution.native_calls`; Go and Java typed
+by the candidate's own signature, :mod:`execir.rerank.execution.typed_calls`), run in the candidate's
 process, and its result reduced to a canonical text printed on one stdout line that starts with
 :data:`execir.execute.decide.PROBE_MARK` and the probe's index (an exception the language can catch
 prints ``raised`` and its class). The oracle runs the program as native tests (``probe`` suite:
@@ -37,11 +37,11 @@ from dataclasses import replace
 
 from execir.execute.decide import PROBE_MARK
 from execir.language_declarations import having
-from execir.rerank.examples import CallExample, Examples
-from execir.rerank.native_calls import Unwritable
-from execir.rerank.probes import PROBES, probe_arguments
-from execir.rerank.typed_calls import signature
-from execir.rerank.typed_values import Signature
+from execir.rerank.execution.examples import CallExample, Examples
+from execir.rerank.execution.native_calls import Unwritable
+from execir.rerank.execution.probes import PROBES, probe_arguments
+from execir.rerank.execution.typed_calls import signature
+from execir.rerank.execution.typed_values import Signature
 from execir.types import TestSuite
 
 PROBE_LANGUAGES = having("probes")
@@ -50,7 +50,7 @@ PROBE_LANGUAGES = having("probes")
 
 def native_probe_arguments(examples: Examples, language: str) -> tuple[str, ...]:
     """The probe argument lists (Python source) for ``language``'s candidates of a query."""
-    from execir.rerank.writers import writer_of
+    from execir.rerank.execution.writers import writer_of
 
     writer = writer_of(language)
     if writer is not None and writer.probe_arguments is not None:
@@ -85,7 +85,7 @@ def native_probe_suite(examples: Examples, language: str, program: str, argument
     """The ``probe`` suite of ``arguments`` for one candidate (``asserts`` lists the probe calls as
     written), or None when its language has no probes here, the candidate declares no signature
     this can read (Go, Java) or no probe can be written for it."""
-    from execir.rerank.writers import writer_of
+    from execir.rerank.execution.writers import writer_of
 
     writer = writer_of(language)
     if language not in PROBE_LANGUAGES or writer is None or not arguments or not examples.calls:

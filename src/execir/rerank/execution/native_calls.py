@@ -1,7 +1,7 @@
 """Call examples of JavaScript, C++ and Ruby queries as native test programs (pure: text in, text out).
 
 :func:`native_suite` turns a query's call examples (read in the language's syntax by
-:func:`execir.rerank.examples.extract_examples`) into a ``native`` test suite in that language,
+:func:`execir.rerank.execution.examples.extract_examples`) into a ``native`` test suite in that language,
 run by the oracle like HumanEval-X's own tests: the candidate program, then the tests, in the
 language's sandboxed runtime. An example is written only when both sides are plain literals:
 numbers, strings, booleans (``null`` in JavaScript), and lists of them, and the call is exactly one
@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from execir.language_declarations import CallForm, calling
-from execir.rerank.examples import CallExample
+from execir.rerank.execution.examples import CallExample
 from execir.types import TestSuite
 
 NATIVE_CALL_LANGUAGES = calling(CallForm.NATIVE)
@@ -119,7 +119,7 @@ def native_suite(examples: tuple[CallExample, ...], language: str) -> NativeSuit
     """The ``native`` suite of ``examples`` in ``language``; None when the language has no writer or
     none of the examples can be written. Cached: planning asks once per query (to count what it
     drops) and again for each of its candidates."""
-    from execir.rerank.writers import writer_of
+    from execir.rerank.execution.writers import writer_of
 
     writer = writer_of(language)
     if writer is None or writer.signature is not None:
