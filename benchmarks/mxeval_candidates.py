@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from execir.errors import ExecIRError, InputError
-from execir.tasks.reader import iter_jsonl, require
+from execir.jsonl import iter_jsonl, require
 
 FILES = {
     "ruby": ("mbrbp_release_v1.2.jsonl", "mbrbp_samples.jsonl"),

@@ -27,8 +27,8 @@ from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from execir.edits import splice
 from execir.languages import ParseError, get_language
-from execir.mutate.edits import splice
 from execir.tasks.multilingual import NativeTask, native_tasks, shared_data
 from execir.tasks.multilingual.humanevalx_cpp import IMPORT_HELPER
 

@@ -16,8 +16,8 @@ from execir.construct.config import BuildConfig
 from execir.construct.pipeline import hard_negative_report, judged_outside
 from execir.construct.undefined_behaviour import REACHED, instrument_cpp, probe_job
 from execir.construct.verify import verify
+from execir.edits import SpanEdit, to_edit
 from execir.execute import Limits, Oracle, OracleConfig
-from execir.mutate.edits import SpanEdit, to_edit
 from execir.types import Mutant, Task, TestSuite, Verdict
 
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed")

@@ -9,11 +9,11 @@ import importlib
 import pytest
 import tree_sitter
 
+from execir.edits import splice
 from execir.languages import FAMILIES, get_language
 from execir.languages.base import OperatorSpec
 from execir.languages.treesitter.families import SHARED, Grammar, operators_for
 from execir.languages.treesitter.families.names import base_type, similarity
-from execir.mutate.edits import splice
 
 LANGUAGES = ("cpp", "java", "go", "js")
 GRAMMAR_WHEELS = {"cpp": "tree_sitter_cpp", "java": "tree_sitter_java", "go": "tree_sitter_go", "js": "tree_sitter_javascript"}

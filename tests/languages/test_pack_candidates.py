@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from execir.edits import splice
 from execir.languages import ParseError, get_language
 from execir.mutate import generate_mutants
-from execir.mutate.edits import splice
 from execir.tasks.multilingual import read_jsonl
 
 LANGUAGES = ("cpp", "java", "go", "js")

@@ -10,9 +10,9 @@ import pytest
 import tree_sitter
 import tree_sitter_php
 
+from execir.edits import splice
 from execir.languages import get_language
 from execir.languages.php import GRAMMAR, entry_point
-from execir.mutate.edits import splice
 
 PROGRAM = (
     "<?php\nfunction countPos(array $xs, bool $strict = false): int {\n    $n = 0;\n    foreach ($xs as $x) {\n"

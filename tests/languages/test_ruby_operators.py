@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from execir.edits import splice, to_edit
 from execir.languages import get_language
 from execir.languages.ruby.operators import FUNCTIONS, OPERATORS
-from execir.mutate.edits import splice, to_edit
 from execir.mutate.engine import generate_mutants
 from execir.tasks.multilingual import mbxp_ruby
 from tests.conftest import SHARED_DATA

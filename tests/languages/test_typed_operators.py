@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from execir.edits import splice
 from execir.languages import get_language
 from execir.languages.cpp.grammar import GRAMMAR as CPP_GRAMMAR
 from execir.languages.java.grammar import GRAMMAR as JAVA_GRAMMAR
 from execir.languages.treesitter.families.types import Typing, assignable, compact, element_type
-from execir.mutate.edits import splice
 
 
 def edits(language: str, operator: str, source: str) -> list[tuple[str, str]]:

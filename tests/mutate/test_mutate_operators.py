@@ -6,9 +6,9 @@ import ast
 
 import pytest
 
+from execir.edits import splice, to_edit
 from execir.languages.python.operators import FUNCTIONS as OPERATORS
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import splice, to_edit
 from execir.types import Edit
 
 

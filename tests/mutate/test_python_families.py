@@ -13,10 +13,10 @@ from importlib.resources import files
 
 import pytest
 
+from execir.edits import splice, to_edit
 from execir.languages import FAMILIES, get_language
 from execir.languages.python.operators import FUNCTIONS
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import splice, to_edit
 from execir.types import Edit
 
 

@@ -3,12 +3,9 @@ from pathlib import Path
 import pytest
 
 from execir.errors import ExecIRError
+from execir.model_identity import directory_fingerprint, resolve_hub_revision
 from execir.retrieve.cache import namespace_of
-from execir.retrieve.st import (
-    SentenceTransformerEncoder,
-    directory_fingerprint,
-    resolve_hub_revision,
-)
+from execir.retrieve.st import SentenceTransformerEncoder
 
 
 def make_model_dir(root: Path, weights: bytes) -> Path:

@@ -140,7 +140,7 @@ def test_duplicate_id_names_the_repeated_line(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("text", ['[{"a": 1} {"b": 2}]', '[{"a": 1},]', '[{"a": 1}] garbage'])
 def test_malformed_json_arrays(tmp_path: Path, text: str) -> None:
-    from execir.tasks.reader import iter_json_array
+    from execir.jsonl import iter_json_array
 
     path = tmp_path / "a.json"
     path.write_text(text)

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from execir.mutate.edits import splice
+from execir.edits import splice
 from execir.texts.counterfactual import ANTONYMS, RULES, Counterfactual, counterfactuals, edit_span, match_case, protected_spans
 
 SAMPLES = (

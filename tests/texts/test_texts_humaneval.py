@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 from functools import cache
 
-from execir.mutate.edits import splice
+from execir.edits import splice
 from execir.tasks import load_humaneval
 from execir.texts import counterfactuals, edit_span, full_query, search_query, token_count
 from execir.types import Task

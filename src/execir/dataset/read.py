@@ -13,8 +13,8 @@ from execir.dataset.files import sha256_hex
 from execir.dataset.layout import COLLECTION_FORMAT, CORPUS, MANIFEST, QUERIES, qrels_file
 from execir.dataset.records import SPLITS
 from execir.errors import InputError
+from execir.jsonl import iter_jsonl, read_text, require, split_lines
 from execir.metrics.corpus import DocInfo
-from execir.tasks.reader import iter_jsonl, read_text, require, split_lines
 from execir.types import Qrels
 
 SPLIT_CHOICES: tuple[str, ...] = (*SPLITS, "all")

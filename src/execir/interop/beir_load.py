@@ -23,7 +23,7 @@ from execir.dataset.layout import CORPUS, strict_qrels_file
 from execir.dataset.records import SPLITS
 from execir.errors import ExecIRError
 from execir.interop.qrels import strict_qrels
-from execir.tasks.reader import iter_jsonl
+from execir.jsonl import iter_jsonl
 from execir.types import Qrels
 
 RelevanceMode = Literal["strict", "graded"]

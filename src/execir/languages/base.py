@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from execir.edits import SpanEdit
 from execir.errors import ExecIRError
-from execir.mutate.edits import SpanEdit
 
 STATEMENT_KEYWORDS = frozenset({"if", "for", "while", "switch", "catch", "synchronized", "try", "do", "return", "new", "throw", "else"})
 """C-family keywords whose lines look like a function's opening (``if (t > 3) {``) but open a

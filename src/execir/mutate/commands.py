@@ -8,11 +8,11 @@ from pathlib import Path
 
 from execir.construct.config import DEFAULT_MAX_MUTANTS, DEFAULT_SEED
 from execir.errors import ExecIRError
+from execir.jsonl import read_text
 from execir.languages import EXTENSIONS, LANGUAGE_MODULES, ParseError, get_language, select_operators
 from execir.languages.base import family_table
 from execir.mutate.engine import generate_mutants
 from execir.mutate.select import order_candidates
-from execir.tasks.reader import read_text
 from execir.types import Mutant
 
 MUTATE_EPILOG = """examples:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from execir.edits import splice, to_edit
 from execir.mutate.distance import levenshtein
-from execir.mutate.edits import splice, to_edit
 from execir.types import Mutant
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from execir.retrieve.st import safe_name
+from execir.model_identity import safe_name
 
 if TYPE_CHECKING:
     from execir.dataset.spec import TaskSpec

@@ -28,7 +28,7 @@ import numpy as np
 
 from execir.console import disable_loaded_library_bars
 from execir.errors import ExecIRError, MissingDependencyError
-from execir.retrieve.st import directory_fingerprint, resolve_hub_revision
+from execir.model_identity import directory_fingerprint, resolve_hub_revision
 
 from .base import RerankRequest, RerankStats, model_label
 from .prompts import PAIR_ORDER_FILE, PairOrder, assemble, order_pair, parse_pair_order, plan_pairs, read_pair_order

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from execir.console import disable_loaded_library_bars
 from execir.errors import ExecIRError, MissingDependencyError
-from execir.retrieve.st import directory_fingerprint, resolve_hub_revision
+from execir.model_identity import directory_fingerprint, resolve_hub_revision
 
 from .base import RerankRequest, RerankStats, model_label
 from .cross_encoder import INSTALL_HINT, local_model_dir, versions

@@ -1,14 +1,7 @@
 """Sentence-transformers encoder with a cache identity that pins the exact weights.
 
-The identity is resolved *without loading the model*, so a fully cached run never loads it:
-
-* a local directory is identified by a content hash of its files (relative path, size and the
-  sha256 of the bytes; files over 256 MiB contribute 64 evenly spaced 1 MiB blocks, first and
-  last included, so multi-GB checkpoints fingerprint in well under a second while any fine-tune,
-  which changes nearly every tensor, still changes the hash);
-* a hub id is pinned to a commit sha: a 40-hex ``revision`` is used as is, otherwise the hub is
-  asked (``HfApi.model_info``), falling back to the local hub cache's ``refs/<revision>`` when
-  offline. The model is then loaded at that exact commit.
+The identity is resolved *without loading the model* (:mod:`execir.model_identity`), so a fully
+cached run never loads it; a hub model is then loaded at the exact commit its identity names.
 
 Prompts depend on the model family, the role and the task set by :meth:`use_task`
 (:mod:`execir.retrieve.prompts`); the cache key carries the effective prompt.
@@ -20,9 +13,7 @@ install them.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
 from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
@@ -31,67 +22,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from execir.console import disable_loaded_library_bars
-from execir.errors import ExecIRError, MissingDependencyError
+from execir.errors import MissingDependencyError
+from execir.model_identity import INSTALL_HINT, directory_fingerprint, resolve_hub_revision, safe_name
 from execir.retrieve.cache import KeyFields
 from execir.retrieve.prompts import ModelProfile, Role, TaskPrompts, profile_for
 
 if TYPE_CHECKING:
     from execir.dataset.spec import TaskSpec
-
-INSTALL_HINT = "pip install 'execir[dense]'"
-_BIG_FILE = 256 << 20
-_BLOCK = 1 << 20
-_BLOCKS = 64
-
-
-def safe_name(text: str) -> str:
-    """A filesystem-safe version of ``text``."""
-    return re.sub(r"[^A-Za-z0-9._+-]+", "-", text).strip("-") or "model"
-
-
-def directory_fingerprint(path: Path) -> str:
-    """Content hash of a model directory (see the module docstring)."""
-    digest = hashlib.sha256()
-    for file in sorted(p for p in path.rglob("*") if p.is_file() and ".git" not in p.parts):
-        size = file.stat().st_size
-        digest.update(f"{file.relative_to(path).as_posix()}\0{size}\0".encode())
-        with open(file, "rb") as fh:
-            if size <= _BIG_FILE:
-                digest.update(hashlib.sha256(fh.read()).digest())
-            else:
-                for i in range(_BLOCKS):
-                    fh.seek((size - _BLOCK) * i // (_BLOCKS - 1))
-                    digest.update(hashlib.sha256(fh.read(_BLOCK)).digest())
-    return "sha256:" + digest.hexdigest()
-
-
-def resolve_hub_revision(model_id: str, revision: str | None) -> str:
-    """Commit sha of ``model_id`` at ``revision`` (branch, tag or sha; ``main`` when None)."""
-    if revision and re.fullmatch(r"[0-9a-f]{40}", revision):
-        return revision
-    try:
-        from huggingface_hub import HfApi, constants, errors
-    except ImportError as exc:
-        raise MissingDependencyError(f"loading hub models needs huggingface_hub: {INSTALL_HINT}") from exc
-    transport_error = getattr(errors, "HTTPError", errors.HfHubHTTPError)  # the HTTP client's base
-    ref = Path(constants.HF_HUB_CACHE) / f"models--{model_id.replace('/', '--')}" / "refs"
-    ref = ref / (revision or "main")
-    cached = ref.read_text().strip() if ref.is_file() else None
-    if constants.HF_HUB_OFFLINE and cached:
-        return cached
-    if not constants.HF_HUB_OFFLINE:
-        try:
-            sha = HfApi().model_info(model_id, revision=revision).sha
-            if sha:
-                return sha
-        except (OSError, errors.HfHubHTTPError, transport_error) as exc:
-            if cached:
-                return cached
-            raise ExecIRError(f"cannot resolve hub model '{model_id}': {exc}") from exc
-    raise ExecIRError(
-        f"hub model '{model_id}' (revision {revision or 'main'}) is not in the local cache and the "
-        "hub is offline; pass a local directory ('dense:/path/to/model') or go online"
-    )
 
 
 def same_input_groups(model: Any, texts: list[str], prompt: str | None) -> tuple[list[int], np.ndarray]:

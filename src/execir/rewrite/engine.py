@@ -5,10 +5,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable, Mapping
 
+from execir.edits import SpanEdit, splice
 from execir.errors import ExecIRError
 from execir.language_declarations import DECLARATIONS
 from execir.languages import get_language
-from execir.mutate.edits import SpanEdit, splice
 from execir.rewrite.types import Rewrite
 
 RuleSet = Mapping[str, Callable[[str, frozenset[str]], Iterable[SpanEdit]]]

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from execir.errors import ExecIRError, InputError
+from execir.jsonl import iter_jsonl, require
 from execir.languages import LANGUAGE_MODULES
 from execir.tasks.python_task import check_task_id
-from execir.tasks.reader import iter_jsonl, require
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ import ast
 from pathlib import Path
 
 from execir.errors import InputError
+from execir.jsonl import iter_records, require
 from execir.tasks.python_task import check_unique, make_task, parse_program
-from execir.tasks.reader import iter_records, require
 from execir.tasks.source_text import normalise_newlines, parse
 from execir.types import Task, TestSuite
 

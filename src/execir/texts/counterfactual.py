@@ -41,7 +41,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from execir.mutate.edits import SpanEdit, splice, to_edit
+from execir.edits import SpanEdit, splice, to_edit
 from execir.texts.search import CODE_MARKERS, CODE_SPANS
 from execir.types import Edit
 

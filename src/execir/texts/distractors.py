@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from execir.errors import InputError
-from execir.tasks.reader import iter_jsonl, require
+from execir.jsonl import iter_jsonl, require
 
 DEFAULT_SOURCE = "user"
 """The ``source`` of a line that names none."""

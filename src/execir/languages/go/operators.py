@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.go.grammar import GRAMMAR
 from execir.languages.treesitter.program import Program
-from execir.mutate.edits import SpanEdit
 
 _INTEGER_ELEMENTS = re.compile(r"^\[\w*\](int|int64|int32|uint|uint64)$")
 """Slice and array types whose elements are integers, like the indices ranging yields."""

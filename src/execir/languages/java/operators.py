@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit
 from execir.languages.treesitter.program import Program
-from execir.mutate.edits import SpanEdit
 
 
 def equals_identity_swap(program: Program) -> Iterator[SpanEdit]:

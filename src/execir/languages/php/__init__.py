@@ -11,11 +11,11 @@ from collections.abc import Iterable
 
 import tree_sitter_php
 
+from execir.edits import SpanEdit
 from execir.languages.base import Language, OperatorSpec
 from execir.languages.php.grammar import FLIP, GRAMMAR
 from execir.languages.treesitter import Program, make_language
 from execir.languages.treesitter.families import SHARED, SharedOperator, operators_for
-from execir.mutate.edits import SpanEdit
 
 _SIGNATURE = re.compile(r"^\s*function\s+&?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _FLIPS = ("bool_literal_flip", "return_bool_flip")

@@ -7,9 +7,9 @@ import re
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit, splice
 from execir.languages.ruby.operators.nodes import nodes, statement_span
 from execir.languages.treesitter import Program
-from execir.mutate.edits import SpanEdit, splice
 
 BOILERPLATE = re.compile(r"^you are an expert ruby programmer, and here is your task\.?$", re.IGNORECASE)
 """MBXP's fixed first line of every prompt (the same for every task: no description)."""

@@ -9,7 +9,7 @@ from functools import cached_property
 
 from tree_sitter import Node, Tree
 
-from execir.mutate.edits import SpanEdit
+from execir.edits import SpanEdit
 
 
 class Program:

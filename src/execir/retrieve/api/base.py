@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from execir.errors import ExecIRError
+from execir.model_identity import safe_name
 from execir.retrieve.cache import KeyFields
 from execir.retrieve.prompts import Role, task_label
-from execir.retrieve.st import safe_name
 
 if TYPE_CHECKING:
     from execir.dataset.spec import TaskSpec

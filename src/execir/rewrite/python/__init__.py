@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from execir.edits import SpanEdit
 from execir.languages.python.program import parse
-from execir.mutate.edits import SpanEdit
 from execir.rewrite.python.common import Rule
 from execir.rewrite.python.commutative import swap_commutative
 from execir.rewrite.python.comprehensions import comprehension_to_loop, loop_to_comprehension

@@ -9,8 +9,8 @@ import keyword
 import tokenize
 from collections.abc import Callable, Iterable, Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 
 Rule = Callable[[ast.Module, SourceText, frozenset[str]], Iterable[SpanEdit]]
 """A Python rule: (module, its source text, reserved names) -> candidate edits."""

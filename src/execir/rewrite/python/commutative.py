@@ -6,8 +6,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 from execir.rewrite.python.common import is_pure
 
 _NUMERIC_CALLS = frozenset({"len", "int", "abs", "float", "round", "ord"})

@@ -6,8 +6,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 from execir.rewrite.names import accumulator_name
 from execir.rewrite.python.common import (
     FUNCTIONS,

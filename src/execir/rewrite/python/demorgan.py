@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 from execir.rewrite.python.common import expr_text, parents
 
 _LOOSE = (ast.BoolOp, ast.IfExp, ast.Lambda, ast.NamedExpr)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 from execir.rewrite.python.common import FUNCTIONS, body_indent, expr_text, line_indent, own_nodes, statement_end, stored_names
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)

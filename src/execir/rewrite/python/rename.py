@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 from execir.rewrite.names import fresh_name
 from execir.rewrite.python.common import SCOPES, all_identifiers, own_nodes
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from execir.edits import SpanEdit
 from execir.languages import get_language
 from execir.languages.treesitter.program import Program
-from execir.mutate.edits import SpanEdit
 from execir.rewrite.treesitter.expressions import de_morgan, swap_commutative
 from execir.rewrite.treesitter.rename import rename_local
 from execir.rewrite.treesitter.syntax import Syntax, syntax_of

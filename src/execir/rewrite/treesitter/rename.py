@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit
 from execir.languages.treesitter.program import Program
-from execir.mutate.edits import SpanEdit
 from execir.rewrite.names import fresh_name
 from execir.rewrite.treesitter.syntax import Syntax
 

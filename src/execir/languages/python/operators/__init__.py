@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from execir.edits import SpanEdit
 from execir.languages.base import OperatorSpec
 from execir.languages.python.operators.arith import (
     arith_swap,
@@ -58,7 +59,6 @@ from execir.languages.python.operators.terms import self_term_insert, term_inser
 from execir.languages.python.operators.variables import variable_misuse
 from execir.languages.python.operators.wrappers import arg_delete, call_unwrap
 from execir.languages.python.program import PythonProgram
-from execir.mutate.edits import SpanEdit
 
 _FAMILIES: tuple[tuple[Operator, str], ...] = (
     (any_all_swap, "function"),

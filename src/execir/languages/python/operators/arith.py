@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.operators.base import (
     is_text,
     nodes_of,
@@ -13,7 +14,6 @@ from execir.languages.python.operators.base import (
     swaps_at,
 )
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 
 SwapTable = dict[type[ast.operator], tuple[str, tuple[str, ...]]]
 """Operator type -> (its symbol, replacement symbols)."""

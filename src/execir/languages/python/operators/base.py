@@ -11,8 +11,8 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
+from execir.edits import SpanEdit
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 
 NodeT = TypeVar("NodeT", bound=ast.AST)
 

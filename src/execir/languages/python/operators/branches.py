@@ -6,10 +6,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.operators.base import code_nodes
 from execir.languages.python.operators.statements import EXITS, blocks, deletion, is_elif, is_guard, statement_end
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 
 
 def _plain_ifs(source: SourceText, tree: ast.Module) -> Iterator[tuple[str, list[ast.stmt], ast.If]]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.operators.base import is_text, nodes_of
 from execir.languages.python.operators.variables import MAX_ALTERNATIVES, nearest
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 
 METHOD_ANTONYMS: dict[str, str] = {
     "lower": "upper",

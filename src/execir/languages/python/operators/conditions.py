@@ -6,11 +6,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.operators.base import code_nodes, nodes_of, operator_span, swaps_at
 from execir.languages.python.operators.exprs import outer_span, parents, replace_with
 from execir.languages.python.operators.logic import conditions
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 
 COMPARE_REPLACE: dict[type[ast.cmpop], tuple[str, tuple[str, ...]]] = {
     ast.Eq: ("==", ("<", ">")),

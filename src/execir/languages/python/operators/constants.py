@@ -13,10 +13,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.operators.base import nodes_of
 from execir.languages.python.operators.exprs import Context, parents
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 
 _IDENTITIES: dict[type[ast.operator], tuple[tuple[int, ...], tuple[int, ...]]] = {
     ast.Add: ((0,), (0,)),

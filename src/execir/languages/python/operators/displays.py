@@ -5,10 +5,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.operators.base import nodes_of
 from execir.languages.python.operators.exprs import Context, outer_span, parents, replace_with
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 
 Span = tuple[int, int]
 

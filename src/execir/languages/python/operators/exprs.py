@@ -13,8 +13,8 @@ import bisect
 import weakref
 from typing import NamedTuple
 
+from execir.edits import SpanEdit
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 
 ATOM = 15
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.operators.base import code_nodes, int_literal
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 
 _LOOSER_THAN_ADD = (ast.BoolOp, ast.Compare, ast.IfExp, ast.Lambda, ast.NamedExpr)
 _LOOSER_BINOPS = (ast.BitOr, ast.BitXor, ast.BitAnd, ast.LShift, ast.RShift)

@@ -6,11 +6,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.operators.base import code_nodes, int_literal, is_text, nodes_of
 from execir.languages.python.operators.constants import idle_values
 from execir.languages.python.operators.exprs import Context, parents
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 
 _BOOL_CALLS = frozenset({"any", "all", "isinstance", "callable", "bool"})
 _LIST_CALLS = frozenset({"sorted", "list", "split", "filter", "map", "reversed"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.operators.base import (
     code_nodes,
     nodes_of,
@@ -14,7 +15,6 @@ from execir.languages.python.operators.base import (
 )
 from execir.languages.python.operators.exprs import ATOM, level, spaced
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 
 COMPARE_SWAP: dict[type[ast.cmpop], tuple[str, str]] = {
     ast.Lt: ("<", "<="),

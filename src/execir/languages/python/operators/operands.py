@@ -5,10 +5,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.operators.base import int_literal, is_text, nodes_of
 from execir.languages.python.operators.exprs import Context, outer_span, parents, placed, replace_with
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 
 _NON_COMMUTATIVE = (ast.Sub, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.LShift, ast.RShift, ast.MatMult)
 _ORDERED = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit, whole_lines
 from execir.languages.python.operators.base import code_nodes, nodes_of
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit, whole_lines
 
 EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 """Statements that leave their block."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.operators.base import int_literal, is_text, nodes_of
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 
 _INT_CALLS = frozenset({"len", "sum", "ord", "int", "abs", "round", "count", "index", "find", "rfind"})
 _INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.operators.base import code_nodes
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 
 MAX_ALTERNATIVES = 2
 """Replacements tried per use (the nearest names)."""

@@ -5,10 +5,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from execir.edits import SpanEdit
 from execir.languages.python.operators.base import is_text, nodes_of
 from execir.languages.python.operators.exprs import outer_span, parents, replace_with
 from execir.languages.python.source import SourceText
-from execir.mutate.edits import SpanEdit
 
 _KEEP_CALLS = frozenset({"range", "enumerate", "zip", "print", "isinstance", "issubclass", "super", "type", "iter", "next", "input", "open"})
 """Callees whose call is never unwrapped (``range(n)`` -> ``n`` is not a slip, it is a crash)."""

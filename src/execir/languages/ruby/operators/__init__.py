@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from execir.edits import SpanEdit
 from execir.languages.base import OperatorSpec
 from execir.languages.ruby.operators.arith import (
     arith_swap,
@@ -37,7 +38,6 @@ from execir.languages.ruby.operators.names import subscript_swap, variable_misus
 from execir.languages.ruby.operators.nodes import dead_spans
 from execir.languages.ruby.operators.statements import element_delete, guard_delete, loop_control_swap, statement_delete
 from execir.languages.treesitter import Program
-from execir.mutate.edits import SpanEdit
 
 Operator = Callable[[Program], Iterable[SpanEdit]]
 

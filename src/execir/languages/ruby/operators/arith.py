@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit
 from execir.languages.ruby.operators.nodes import (
     COMPARE_OPS,
     LITERALS,
@@ -22,7 +23,6 @@ from execir.languages.ruby.operators.nodes import (
 )
 from execir.languages.ruby.operators.values import guess_kind
 from execir.languages.treesitter import Program
-from execir.mutate.edits import SpanEdit
 
 ARITH: dict[str, tuple[str, ...]] = {"+": ("-",), "-": ("+",), "*": ("/",), "/": ("*", "%"), "%": ("/",), "**": ("*",)}
 """Arithmetic operator -> replacements (Ruby's integer ``/`` already floors: no ``//``)."""

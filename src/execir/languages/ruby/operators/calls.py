@@ -6,10 +6,10 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit
 from execir.languages.ruby.operators.nodes import BLOCKS, call_args, delete_item, field, is_primary, method_name, methods, nodes, returned_values
 from execir.languages.ruby.operators.values import method_kind
 from execir.languages.treesitter import Program
-from execir.mutate.edits import SpanEdit
 
 METHOD_MIRRORS: dict[str, str] = {
     "upcase": "downcase",

@@ -11,10 +11,10 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit
 from execir.languages.ruby.operators.nodes import LITERALS, call_args, field, int_value, method_name, nodes, returned_values, shifted
 from execir.languages.ruby.operators.values import CONSTANTS, guess_kind
 from execir.languages.treesitter import Program
-from execir.mutate.edits import SpanEdit
 
 BOUND_ARGUMENTS = frozenset({"upto", "downto", "step", "slice", "take", "drop", "first", "last", "each_slice", "each_cons", "rotate", "insert"})
 """Methods whose integer arguments are bounds, counts or positions."""

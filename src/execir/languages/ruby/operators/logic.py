@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit
 from execir.languages.ruby.operators.nodes import BOOL_OPS, field, negated, nodes, op_text
 from execir.languages.treesitter import Program
-from execir.mutate.edits import SpanEdit
 
 COMPARE_SWAP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==", "=~": "!~", "!~": "=~"}
 """Boundary and negation swaps."""

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit
 from execir.languages.ruby.operators.kinds import compatible, local_kinds
 from execir.languages.ruby.operators.nodes import field, methods, nodes
 from execir.languages.treesitter import Program
-from execir.mutate.edits import SpanEdit
 
 MAX_ALTERNATIVES = 2
 """Replacement names tried per use (the nearest)."""

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Iterator
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit, whole_lines
 from execir.languages.treesitter import Program
-from execir.mutate.edits import SpanEdit, whole_lines
 
 BLOCKS = frozenset({"program", "body_statement", "then", "else", "do", "block_body", "begin", "ensure"})
 """Node types whose named children are statements."""

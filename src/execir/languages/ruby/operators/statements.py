@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit
 from execir.languages.ruby.operators.nodes import blocks, delete_item, delete_statement, field, is_exit, method_name, nodes, op_text, statements
 from execir.languages.treesitter import Program
-from execir.mutate.edits import SpanEdit
 
 SIMPLE_STATEMENTS = frozenset(
     {

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from execir.edits import SpanEdit
 from execir.languages.base import OperatorSpec
 from execir.languages.treesitter.families import (
     constants,
@@ -58,7 +59,6 @@ from execir.languages.treesitter.families.nodes import (
     unwrap,
 )
 from execir.languages.treesitter.program import Program
-from execir.mutate.edits import SpanEdit
 
 SharedOperator = Callable[[Program, Grammar], Iterable[SpanEdit]]
 """A shared operator: (parsed program, the language's grammar description) -> edits."""

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit
 from execir.languages.treesitter.families.grammar import Grammar
 from execir.languages.treesitter.families.nodes import atomic, call_arguments, callee, condition_of, int_value, operator_text, subscript_index
 from execir.languages.treesitter.program import Program
-from execir.mutate.edits import SpanEdit
 
 
 def _int_literals(program: Program, grammar: Grammar) -> Iterator[tuple[Node, int]]:

@@ -6,12 +6,12 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit
 from execir.languages.treesitter.families.constants import shifted
 from execir.languages.treesitter.families.grammar import Grammar
 from execir.languages.treesitter.families.nodes import atomic, condition_of, enclosing, is_text, operator_text, returned, unwrap
 from execir.languages.treesitter.families.types import Typing, numeric
 from execir.languages.treesitter.program import Program
-from execir.mutate.edits import SpanEdit
 
 
 def negated(program: Program, grammar: Grammar, node: Node) -> str:

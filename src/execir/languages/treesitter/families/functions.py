@@ -6,11 +6,11 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit
 from execir.languages.treesitter.families.grammar import Grammar
 from execir.languages.treesitter.families.nodes import call_arguments, callee
 from execir.languages.treesitter.families.types import Typing
 from execir.languages.treesitter.program import Program
-from execir.mutate.edits import SpanEdit
 
 ATTRIBUTE_CHOICES = 2
 """How many replacement names ``attribute_swap`` tries per member use."""

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit
 from execir.languages.treesitter.families.grammar import Grammar
 from execir.languages.treesitter.families.nodes import atomic, call_arguments, callee, code, operator_text
 from execir.languages.treesitter.families.types import Typing, assignable
 from execir.languages.treesitter.program import Program
-from execir.mutate.edits import SpanEdit
 
 
 def _prefix_removals(program: Program, grammar: Grammar, symbols: frozenset[str]) -> Iterator[SpanEdit]:

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit
 from execir.languages.treesitter.families.grammar import Grammar
 from execir.languages.treesitter.families.nodes import enclosing
 from execir.languages.treesitter.program import Program
-from execir.mutate.edits import SpanEdit
 
 MISUSE_CHOICES = 2
 """How many replacement names ``variable_misuse`` tries per use (the most similar ones)."""

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from execir.edits import SpanEdit
 from execir.languages.treesitter.families.grammar import Grammar
 from execir.languages.treesitter.families.nodes import is_text, operator_text
 from execir.languages.treesitter.program import Program
-from execir.mutate.edits import SpanEdit
 
 
 def binary_swaps(program: Program, grammar: Grammar, table: Mapping[str, tuple[str, ...]]) -> Iterator[SpanEdit]:

@@ -6,10 +6,10 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit, whole_lines
 from execir.languages.treesitter.families.grammar import Grammar
 from execir.languages.treesitter.families.nodes import code
 from execir.languages.treesitter.program import Program
-from execir.mutate.edits import SpanEdit, whole_lines
 
 
 def delete_statement(program: Program, grammar: Grammar, node: Node) -> SpanEdit:

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit
 from execir.languages.treesitter.families.grammar import Grammar
 from execir.languages.treesitter.families.nodes import condition_of, operator_text, returned
 from execir.languages.treesitter.program import Program
-from execir.mutate.edits import SpanEdit
 
 
 def return_bool_flip(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:

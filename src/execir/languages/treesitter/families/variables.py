@@ -7,11 +7,11 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from execir.edits import SpanEdit
 from execir.languages.treesitter.families.grammar import Grammar
 from execir.languages.treesitter.families.nodes import call_arguments, callee, enclosing, operator_text, returned, subscript_index
 from execir.languages.treesitter.families.types import Typing
 from execir.languages.treesitter.program import Program
-from execir.mutate.edits import SpanEdit
 
 SYMMETRIC = frozenset({"max", "min", "gcd", "lcm", "hypot", "Max", "Min", "swap"})
 """Callees whose two arguments commute (swapping them gives an equivalent program)."""
