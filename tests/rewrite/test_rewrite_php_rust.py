@@ -198,9 +198,10 @@ def test_front_end_rejects_a_broken_rename() -> None:
 def test_public_set_rewrites_pass_the_front_end(language: str) -> None:
     from execir.tasks.multilingual import humanevalx_rust, mbxp_php, shared_data
 
-    tasks = (mbxp_php if language == "php" else humanevalx_rust).load(shared_data())[:8]
-    if not tasks or not available(language):
+    data = shared_data()
+    if data is None or not available(language):
         pytest.skip("public data or toolchain absent")
+    tasks = (mbxp_php if language == "php" else humanevalx_rust).load(data)[:8]
     found = [rewrite for task in tasks for rewrite in rewrites(task.program, language, entry_point=task.entry_point)]
     assert len(found) >= len(tasks)
     for rewrite in found:
