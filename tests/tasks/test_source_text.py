@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from execir.tasks.source_text import describe, strip_docstrings
+from execir.source_text import describe, strip_docstrings
 
 
 @pytest.mark.parametrize(

@@ -34,8 +34,8 @@ from typing import Any
 from execir.errors import InputError
 from execir.execute.limits import WALL_MULTIPLIER, Limits
 from execir.jsonl import iter_jsonl, require
+from execir.source_text import normalise_newlines
 from execir.tasks.python_task import check_task_id, check_unique
-from execir.tasks.source_text import normalise_newlines
 from execir.types import StdioCase, Task, TestSuite
 
 SOURCE = "livecodebench"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from execir.errors import InputError
 from execir.jsonl import iter_records, require
+from execir.source_text import normalise_newlines, parse
 from execir.tasks.python_task import check_unique, make_task, parse_program
-from execir.tasks.source_text import normalise_newlines, parse
 from execir.types import Task, TestSuite
 
 

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from execir.errors import InputError
-from execir.tasks.source_text import (
+from execir.source_text import (
     describe,
     function_docstring,
     normalise_newlines,

@@ -7,7 +7,7 @@ from execir.languages.python.operators import OPERATORS
 from execir.languages.python.program import PythonProgram, compiles, parse
 from execir.languages.python.text import describe_prompt, strip_comments
 from execir.languages.python.tokens import python_tokens
-from execir.tasks.source_text import function_docstring
+from execir.source_text import function_docstring
 
 
 def doc_comment(prompt: str, entry_point: str) -> str:

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from execir.languages.base import ParseError
 from execir.languages.python.source import SourceText
-from execir.tasks.source_text import parse as parse_quietly
+from execir.source_text import parse as parse_quietly
 
 
 class PythonProgram(NamedTuple):

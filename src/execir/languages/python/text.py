@@ -6,7 +6,7 @@ import ast
 import io
 import tokenize
 
-from execir.tasks.source_text import describe, function_docstring, parse, strip_docstrings
+from execir.source_text import describe, function_docstring, parse, strip_docstrings
 
 
 def strip_comments(text: str) -> str:

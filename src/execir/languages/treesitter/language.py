@@ -10,7 +10,7 @@ import tree_sitter
 
 from execir.languages.base import Language, OperatorSpec, ParseError
 from execir.languages.treesitter.program import Program, comment_nodes, comment_texts, tokens_of, without_comments
-from execir.tasks.source_text import describe as describe_docstring
+from execir.source_text import describe as describe_docstring
 
 GrammarFactory = Callable[[], object]
 """A grammar wheel's ``language()`` function (returns the grammar's capsule)."""
@@ -80,7 +80,7 @@ def trim_blank_lines(lines: list[str]) -> str:
 
 def doc_description(program: Program, entry_point: str | None) -> str:
     """The prose of a prompt's last doc comment with examples, doctests and code-like lines
-    removed (the rules of Python docstrings: :func:`execir.tasks.source_text.describe`)."""
+    removed (the rules of Python docstrings: :func:`execir.source_text.describe`)."""
     return describe_docstring(doc_comment(program), entry_point or "\0")
 
 

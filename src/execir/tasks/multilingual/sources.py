@@ -14,9 +14,9 @@ from pathlib import Path
 
 from execir.errors import ExecIRError
 from execir.languages import get_language
+from execir.source_text import normalise_newlines, strip_docstrings
 from execir.tasks.humaneval import load_humaneval
 from execir.tasks.multilingual import NativeTask, native_tasks, read_jsonl
-from execir.tasks.source_text import normalise_newlines, strip_docstrings
 from execir.types import Task, TestSuite
 
 MULTILINGUAL_SOURCES: dict[str, tuple[str, ...]] = {
