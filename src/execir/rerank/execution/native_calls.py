@@ -42,12 +42,17 @@ from __future__ import annotations
 import ast
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from execir.language_declarations import CallForm, calling
 from execir.rerank.execution.examples import CallExample
 from execir.types import TestSuite
+
+if TYPE_CHECKING:
+    from execir.rerank.execution.typed_values import Signature
 
 NATIVE_CALL_LANGUAGES = calling(CallForm.NATIVE)
 
@@ -124,16 +129,26 @@ def native_suite(examples: tuple[CallExample, ...], language: str) -> NativeSuit
     writer = writer_of(language)
     if writer is None or writer.signature is not None:
         return None
+    return written_suite(examples, writer.check, writer.tests, None)
+
+
+def written_suite(
+    examples: tuple[CallExample, ...],
+    check: Callable[[CallExample, Signature | None], str],
+    tests: Callable[[list[str], Signature | None], str],
+    declared: Signature | None,
+) -> NativeSuite | None:
+    """The ``native`` suite of the examples a writer can write (``check``, then ``tests`` around the
+    checks); None when it can write none of them."""
     checks: list[str] = []
     for example in examples:
         try:
-            checks.append(writer.check(example, None))
+            checks.append(check(example, declared))
         except Unwritable:
             continue
     if not checks:
         return None
-    code = writer.tests(checks, None)
-    return NativeSuite(TestSuite(kind="native", code=code), len(checks), len(examples) - len(checks))
+    return NativeSuite(TestSuite(kind="native", code=tests(checks, declared)), len(checks), len(examples) - len(checks))
 
 
 def call_parts(example: CallExample) -> tuple[str, list[ast.expr], ast.expr]:

@@ -40,9 +40,8 @@ from functools import lru_cache
 
 from execir.language_declarations import CallForm, calling
 from execir.rerank.execution.examples import CallExample
-from execir.rerank.execution.native_calls import NativeSuite, Unwritable
+from execir.rerank.execution.native_calls import NativeSuite, Unwritable, written_suite
 from execir.rerank.execution.typed_values import Signature
-from execir.types import TestSuite
 
 TYPED_CALL_LANGUAGES = calling(CallForm.TYPED)
 
@@ -73,14 +72,4 @@ def typed_suite(examples: tuple[CallExample, ...], language: str, declared: Sign
     from execir.rerank.execution.writers import writer_of
 
     writer = writer_of(language)
-    if writer is None:
-        return None
-    checks: list[str] = []
-    for example in examples:
-        try:
-            checks.append(writer.check(example, declared))
-        except Unwritable:
-            continue
-    if not checks:
-        return None
-    return NativeSuite(TestSuite(kind="native", code=writer.tests(checks, declared)), len(checks), len(examples) - len(checks))
+    return None if writer is None else written_suite(examples, writer.check, writer.tests, declared)

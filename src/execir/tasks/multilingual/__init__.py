@@ -56,6 +56,21 @@ def shared_data() -> Path | None:
     return None
 
 
+def load_mbxp(file_name: str, language: str, root: Path | None = None) -> list[NativeTask]:
+    """The tasks of one MBXP release file (``mxeval/mbxp/<file_name>`` under ``root``, default
+    ``../shared/data``) that have a canonical solution, in file order: program = ``prompt +
+    canonical_solution``, tests = ``test``."""
+    data = root or shared_data()
+    if data is None:
+        raise FileNotFoundError("../shared/data not found beside the checkout")
+    tasks = []
+    for record in read_jsonl(data / "mxeval" / "mbxp" / file_name):
+        if record.get("canonical_solution"):
+            program = record["prompt"] + record["canonical_solution"]
+            tasks.append(NativeTask(record["task_id"], language, program, record["test"], "mbxp", None, record["prompt"], record.get("entry_point", "")))
+    return tasks
+
+
 SOURCES = {name: d.tasks.rsplit(".", 1)[1] for name, d in DECLARATIONS.items() if d.tasks}
 """The public task set of each language, by loader module."""
 

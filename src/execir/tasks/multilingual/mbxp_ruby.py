@@ -13,27 +13,13 @@ MBXP has no buggy solutions.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from execir.tasks.multilingual import NativeTask, shared_data
+from execir.tasks.multilingual import NativeTask, load_mbxp
 
 SOURCE = "mbxp"
 
 
 def load(root: Path | None = None) -> list[NativeTask]:
     """The MBXP Ruby tasks that have a canonical solution, in file order."""
-    data = root or shared_data()
-    if data is None:
-        raise FileNotFoundError("../shared/data not found beside the checkout")
-    tasks = []
-    with open(data / "mxeval" / "mbxp" / "mbrbp_release_v1.2.jsonl", encoding="utf-8") as handle:
-        for line in handle:
-            if not line.strip():
-                continue
-            record = json.loads(line)
-            if not record.get("canonical_solution"):
-                continue
-            program = record["prompt"] + record["canonical_solution"]
-            tasks.append(NativeTask(record["task_id"], "ruby", program, record["test"], SOURCE, None, record["prompt"], record.get("entry_point", "")))
-    return tasks
+    return load_mbxp("mbrbp_release_v1.2.jsonl", "ruby", root)
