@@ -119,7 +119,7 @@ class GoRuntime(Runtime):
         key = hashlib.sha256(json.dumps([version, str(tooldir), std_cfg, [(p, d, fs, _digest(d, fs)) for p, d, fs in sources]]).encode()).hexdigest()[:16]
         prepared = PREPARED_ROOT / key
         if not (prepared / "ok").exists() and os.geteuid() == 0:
-            _prepare(prepared, paths, std_cfg, sources)
+            build_libraries(prepared, paths, std_cfg, sources)
         ready = (prepared / "ok").exists()
         return GoToolchain(self.name, version, paths, std_cfg, str(prepared) if ready else "", () if ready else sources)
 
@@ -263,8 +263,10 @@ def _digest(directory: str, names: tuple[str, ...]) -> str:
     return digest.hexdigest()
 
 
-def _prepare(target: Path, paths: dict[str, str], std_cfg: str, sources: tuple[tuple[str, str, tuple[str, ...]], ...]) -> None:
-    """Build the libraries into ``target`` (trusted: no candidate code involved), atomically."""
+def build_libraries(target: Path, paths: dict[str, str], std_cfg: str, sources: tuple[tuple[str, str, tuple[str, ...]], ...]) -> None:
+    """Build the libraries ``sources`` ((import path, directory, Go files), in dependency order)
+    into ``target`` (trusted: no candidate code involved), atomically: their archives, an
+    ``importcfg.libs`` naming them, and ``ok``."""
     if not sources:
         return
     target.parent.mkdir(parents=True, exist_ok=True)

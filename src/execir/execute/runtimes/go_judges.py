@@ -27,7 +27,7 @@ import threading
 from pathlib import Path
 
 from execir.execute.runtimes.base import Plan, root_owned
-from execir.execute.runtimes.go import PREPARED_ROOT, GoToolchain, Library
+from execir.execute.runtimes.go import PREPARED_ROOT, GoToolchain, Library, build_libraries
 
 JUDGES = PREPARED_ROOT / "judges"
 LIBRARIES = PREPARED_ROOT / "libraries"
@@ -97,50 +97,21 @@ def prebuilt_libraries(toolchain: GoToolchain, libraries: tuple[Library, ...]) -
     if os.geteuid() != 0:
         return None
     sources = [(library.path, library.archive, library.sources) for library in libraries]
-    name = key(toolchain.version, toolchain.paths["compile"], toolchain.std_cfg, json.dumps(sources))
-    target = LIBRARIES / name
+    target = LIBRARIES / key("importcfg.libs", toolchain.version, toolchain.paths["compile"], toolchain.std_cfg, json.dumps(sources))
     with _lock:
-        busy = _busy.setdefault(f"libraries/{name}", threading.Lock())
+        busy = _busy.setdefault(f"libraries/{target.name}", threading.Lock())
     with busy:
-        if not (target / "ok").exists() and not _build_libraries(target, toolchain, libraries):
-            return None
-    archives = [target / library.archive for library in libraries]
-    if not all(root_owned(str(path)) for path in [target / "ok", *archives]):
+        if not (target / "ok").exists():
+            with tempfile.TemporaryDirectory() as folder:
+                for library in libraries:
+                    for path, text in library.sources:
+                        Path(folder, path).parent.mkdir(parents=True, exist_ok=True)
+                        Path(folder, path).write_text(text, encoding="utf-8")
+                packages = tuple((library.path, folder, tuple(path for path, _ in library.sources)) for library in libraries)
+                try:
+                    build_libraries(target, toolchain.paths, toolchain.std_cfg, packages)
+                except (OSError, subprocess.SubprocessError):
+                    return None
+    if not (target / "ok").exists() or not all(root_owned(str(path)) for path in [target, *target.iterdir()]):
         return None
-    return "".join(f"packagefile {library.path}={path}\n" for library, path in zip(libraries, archives))
-
-
-def _build_libraries(target: Path, toolchain: GoToolchain, libraries: tuple[Library, ...]) -> bool:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    os.chmod(target.parent, 0o755)
-    work = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
-    try:
-        cfg = toolchain.std_cfg
-        for library in libraries:
-            for path, text in library.sources:
-                (work / path).parent.mkdir(parents=True, exist_ok=True)
-                (work / path).write_text(text, encoding="utf-8")
-            (work / "importcfg").write_text(cfg)
-            argv = [toolchain.paths["compile"], "-c=1", "-complete", "-importcfg", "importcfg", "-pack", "-p", library.path, "-o", library.archive]
-            done = subprocess.run(
-                [*argv, *(path for path, _ in library.sources)], cwd=work, env={"PATH": "/usr/bin:/bin"}, capture_output=True, timeout=BUILD_SECONDS
-            )
-            if done.returncode != 0:
-                return False
-            cfg += library.cfg_line
-        final = Path(tempfile.mkdtemp(prefix=".ready-", dir=target.parent))
-        for library in libraries:
-            (work / library.archive).rename(final / library.archive)
-            os.chmod(final / library.archive, 0o644)
-        (final / "ok").write_text("")
-        os.chmod(final / "ok", 0o644)
-        os.chmod(final, 0o755)
-        try:
-            final.rename(target)
-        except OSError:  # built meanwhile by another oracle
-            shutil.rmtree(final, ignore_errors=True)
-        return (target / "ok").exists()
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    return (target / "importcfg.libs").read_text(encoding="utf-8")
