@@ -94,19 +94,15 @@ class Recordings:
         """``job``'s task's recording, made on ``slot`` the first time; None: not splittable."""
         key = self.key(job, toolchain)
         with self._lock:
-            if key not in self._found:
-                busy = self._busy.setdefault(key, threading.Lock())
-            else:
-                busy = None
-        if busy is not None:
-            with busy:
+            busy = self._busy.setdefault(key, threading.Lock())
+        with busy:  # one record run per task; later callers wait for it, then read it
+            with self._lock:
+                done = key in self._found
+            if not done:
+                calls = record(slot, runtime, toolchain, job, trusted_limits(limits))
                 with self._lock:
-                    done = key in self._found
-                if not done:
-                    calls = record(slot, runtime, toolchain, job, trusted_limits(limits))
-                    with self._lock:
-                        self._found[key] = calls
-                        self.runs += 1
+                    self._found[key] = calls
+                    self.runs += 1
         with self._lock:
             calls = self._found[key]
             return None if calls is None else Recording(calls, self._passed.get(key, ""))
