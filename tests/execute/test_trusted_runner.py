@@ -13,7 +13,7 @@ from execir.execute import Job, Limits, Oracle, OracleConfig, decide, split
 from execir.execute.attacks.adversarial_ruby import OK, TESTS, WRONG
 from execir.execute.runtimes import runtime
 from execir.execute.runtimes.base import Plan
-from execir.execute.sandbox.trusted_runner import TrustedRunner
+from execir.execute.sandbox.trusted_runner import TrustedRunner, TrustedSpec
 from execir.types import Verdict
 
 pytestmark = pytest.mark.skipif(shutil.which("ruby") is None, reason="ruby not installed")
@@ -99,3 +99,14 @@ def test_syntax_errors_are_error_before_any_calls_run():
     with Oracle(OracleConfig(workers=1, progress=False)) as oracle:
         verdicts = [r.verdict for r in oracle.run(jobs)]
     assert verdicts == [Verdict.PASS, Verdict.FAIL, Verdict.ERROR, Verdict.ERROR]
+
+
+def test_a_runner_that_cannot_start_leaves_the_plan_to_the_sandbox(ruby):
+    rt, toolchain = ruby
+    spec = rt.trusted_spec(toolchain)
+    broken = TrustedRunner(TrustedSpec(("/bin/false",), spec.prefix), None)
+    try:
+        assert broken.run(driver(ruby, "IO.for_fd(3).syswrite('ok')\n"), LIMITS, NONCE, 100) is None
+        assert broken.process is None and broken.root == ""
+    finally:
+        broken.stop()

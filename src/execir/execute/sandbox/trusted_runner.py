@@ -34,6 +34,8 @@ from execir.execute.runtimes.base import Plan
 
 START_SECONDS = 10.0
 GRACE_SECONDS = 5.0
+_NOTHING_TO_COMPILE = {"op": "compiled", "ok": True, "status": 0, "cpu": 0.0, "log": ""}
+"""The compile report of a trusted run (its plans have no compile step)."""
 """How long past a run's wall budget the runner may take to answer before it counts as lost."""
 
 
@@ -78,21 +80,23 @@ class TrustedRunner:
         self._lock = threading.Lock()
 
     def run(self, plan: Plan, limits: Limits, nonce: str, cap: int) -> Raw | None:
-        """``plan``'s evidence, or None when it is not of this runner's shape."""
+        """``plan``'s evidence, or None when it is not of this runner's shape or the runner cannot
+        start here (the plan then runs in the sandbox)."""
         request = self.spec.request(plan, limits, nonce, cap)
         if request is None:
             return None
         with self._lock:
-            if self.process is None or self.process.poll() is not None:
-                self._start()
+            if (self.process is None or self.process.poll() is not None) and not self._start():
+                return None
             reply = self._ask(request, limits.wall_seconds + GRACE_SECONDS)
             if reply is None:
                 self.restarts += 1
                 self.stop()
-                return Raw(started=True, server_lost=True, nonce=nonce, compile={"op": "compiled", "ok": True, "status": 0, "cpu": 0.0, "log": ""})
+                return Raw(started=True, server_lost=True, nonce=nonce, compile=dict(_NOTHING_TO_COMPILE))
         return _evidence(reply, nonce)
 
-    def _start(self) -> None:
+    def _start(self) -> bool:
+        """Start the interpreter; False when it does not answer (it is then stopped)."""
         self.stop()
         self.root = tempfile.mkdtemp(prefix="execir-trusted-")
         if self.uid is not None:
@@ -116,13 +120,18 @@ class TrustedRunner:
                 group=self.uid,
                 extra_groups=extra_groups,
             )
+        except OSError:
+            ctrl.close()
+            self.stop()
+            return False
         finally:
             remote.close()
         self.ctrl = ctrl
         hello = _receive(ctrl, START_SECONDS)
         if not isinstance(hello, dict) or hello.get("op") != "hello":
             self.stop()
-            raise RuntimeError(f"the trusted runner {self.spec.argv[0]} did not start")
+            return False
+        return True
 
     def _ask(self, request: dict, seconds: float) -> dict | None:
         assert self.ctrl is not None
@@ -173,7 +182,7 @@ def _evidence(reply: dict, nonce: str) -> Raw:
         timeout=str(reply.get("timeout") or ""),
         capped=bool(reply.get("capped")),
         main_exited=isinstance(status, int),
-        compile={"op": "compiled", "ok": True, "status": 0, "cpu": 0.0, "log": ""},
+        compile=dict(_NOTHING_TO_COMPILE),
         nonce=nonce,
         completion=base64.b64decode(reply["data"]),
     )
