@@ -71,3 +71,29 @@ def test_cpp_tests_in_appended_form_without_prototypes(program: str, verdict: Ve
     with Oracle(OracleConfig(workers=1, progress=False)) as oracle:
         (result,) = oracle.run([Job(program, TestSuite("native", APPENDED_TESTS), "", Limits(2.0, 8.0), language="cpp")])
     assert result.verdict is verdict, result.detail
+
+
+def test_built_once_builds_each_key_once_and_keeps_at_most_its_limit() -> None:
+    import threading
+    import time
+
+    from execir.execute.runtimes.base import BuiltOnce
+
+    built: list[str] = []
+
+    def build(key: str) -> str:
+        time.sleep(0.05)
+        built.append(key)
+        return key.upper()
+
+    cache: BuiltOnce[str] = BuiltOnce(2)
+    results: list[str] = []
+    threads = [threading.Thread(target=lambda: results.append(cache.get("a", lambda: build("a")))) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == ["A"] * 4 and built == ["a"]
+    cache.get("b", lambda: build("b"))
+    cache.get("c", lambda: build("c"))  # drops "a", the oldest
+    assert cache.get("a", lambda: build("a")) == "A" and built == ["a", "b", "c", "a"]

@@ -16,10 +16,11 @@ import shlex
 import shutil
 import stat
 import subprocess
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from execir.errors import ExecIRError
 from execir.execute.limits import Limits
@@ -194,6 +195,38 @@ class Runtime:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
         lines = [line.strip() for line in (done.stdout + done.stderr).splitlines() if line.strip()]
         return lines[0] if lines else "unknown"
+
+
+T = TypeVar("T")
+
+
+class BuiltOnce(Generic[T]):
+    """Values built once per key in this process (a task's trusted judge executable): concurrent
+    callers of one key wait for its one build; at most ``limit`` are kept, the oldest dropped first."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._lock = threading.Lock()
+        self._values: dict[str, T] = {}
+        self._building: dict[str, threading.Lock] = {}
+
+    def get(self, key: str, build: Callable[[], T]) -> T:
+        """The value of ``key``, built by ``build`` the first time."""
+        with self._lock:
+            if key in self._values:
+                return self._values[key]
+            busy = self._building.setdefault(key, threading.Lock())
+        with busy:
+            with self._lock:
+                if key in self._values:
+                    return self._values[key]
+            built = build()
+            with self._lock:
+                if len(self._values) >= self._limit:
+                    self._values.pop(next(iter(self._values)))
+                self._values[key] = built
+                self._building.pop(key, None)
+            return built
 
 
 def root_owned(path: str, *, resolve: bool = False) -> bool:

@@ -32,7 +32,7 @@ import threading
 from dataclasses import dataclass
 
 from execir.execute.runtimes import cpp_source
-from execir.execute.runtimes.base import CALLS_FILE, NEED_STATUS, RESULTS_FILE, Plan, Toolchain, harness_source, root_owned
+from execir.execute.runtimes.base import CALLS_FILE, NEED_STATUS, RESULTS_FILE, BuiltOnce, Plan, Toolchain, harness_source, root_owned
 
 WIRE = harness_source("cpp_wire.h")
 REPLAY = harness_source("cpp_replay.h").replace("@CALLS_FILE@", CALLS_FILE).replace("@RESULTS_FILE@", RESULTS_FILE).replace("@NEED_STATUS@", str(NEED_STATUS))
@@ -80,8 +80,7 @@ class Judge:
 
 
 _lock = threading.Lock()
-_judges: dict[str, Judge | None] = {}
-_key_locks: dict[str, threading.Lock] = {}
+_judges: BuiltOnce[Judge | None] = BuiltOnce(_CACHE_LIMIT)
 _signatures: dict[str, tuple[str, str]] = {}
 """(reference, hint) -> (entry, signature), for the candidate's caller."""
 _main_object: list[bytes] = []
@@ -94,23 +93,11 @@ def _key(*parts: str) -> str:
 def judge(toolchain: Toolchain, reference: str, tests: str, hint: str) -> Judge | None:
     """The task's trusted executable, built once per process (None: these tests stay in-process)."""
     key = _key(toolchain.version, toolchain.paths.get("g++", ""), reference, tests, hint)
-    with _lock:
-        if key in _judges:
-            return _judges[key]
-        key_lock = _key_locks.setdefault(key, threading.Lock())
-    with key_lock:
+    built = _judges.get(key, lambda: _build(toolchain, reference, tests, hint))
+    if built is not None:
         with _lock:
-            if key in _judges:
-                return _judges[key]
-        built = _build(toolchain, reference, tests, hint)
-        with _lock:
-            if len(_judges) >= _CACHE_LIMIT:
-                _judges.pop(next(iter(_judges)))
-            _judges[key] = built
-            _key_locks.pop(key, None)
-            if built is not None:
-                _signatures[_key(reference, hint)] = (built.entry, built.signature)
-        return built
+            _signatures[_key(reference, hint)] = (built.entry, built.signature)
+    return built
 
 
 def judge_source(reference: str, tests: str, entry: str) -> str | None:

@@ -34,11 +34,10 @@ import shlex
 import shutil
 import subprocess
 import tempfile
-import threading
 from dataclasses import dataclass
 
 from execir.execute.runtimes import rust_source
-from execir.execute.runtimes.base import CALLS_FILE, NEED_STATUS, RESULTS_FILE, Plan, Toolchain, harness_source, root_owned
+from execir.execute.runtimes.base import CALLS_FILE, NEED_STATUS, RESULTS_FILE, BuiltOnce, Plan, Toolchain, harness_source, root_owned
 
 WIRE = harness_source("rust_wire.rs").replace("@CALLS_FILE@", CALLS_FILE).replace("@RESULTS_FILE@", RESULTS_FILE).replace("@NEED_STATUS@", str(NEED_STATUS))
 JUDGE = "execir_judge"
@@ -216,29 +215,13 @@ class Judge:
     signature: rust_source.Signature
 
 
-_lock = threading.Lock()
-_judges: dict[str, Judge | None] = {}
-_key_locks: dict[str, threading.Lock] = {}
+_judges: BuiltOnce[Judge | None] = BuiltOnce(_CACHE_LIMIT)
 
 
 def judge(toolchain: Toolchain, reference: str, tests: str, entry: str) -> Judge | None:
     """The task's trusted executable, built once per process (None: these tests stay in-process)."""
     key = hashlib.sha256("\x00".join((toolchain.version, toolchain.paths["rustc"], reference, tests, entry)).encode("utf-8", "surrogatepass")).hexdigest()
-    with _lock:
-        if key in _judges:
-            return _judges[key]
-        key_lock = _key_locks.setdefault(key, threading.Lock())
-    with key_lock:
-        with _lock:
-            if key in _judges:
-                return _judges[key]
-        built = _build(toolchain, reference, tests, entry)
-        with _lock:
-            if len(_judges) >= _CACHE_LIMIT:
-                _judges.pop(next(iter(_judges)))
-            _judges[key] = built
-            _key_locks.pop(key, None)
-        return built
+    return _judges.get(key, lambda: _build(toolchain, reference, tests, entry))
 
 
 def _build(toolchain: Toolchain, reference: str, tests: str, entry: str) -> Judge | None:
