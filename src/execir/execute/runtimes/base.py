@@ -197,6 +197,21 @@ class Runtime:
         return lines[0] if lines else "unknown"
 
 
+JUDGE_EXECUTABLE = "execir_judge"
+"""A prebuilt record/judge executable's name in the work dir."""
+REPLAY_ENV = "EXECIR_REPLAY"
+"""Which part of a prebuilt record/judge executable runs: ``record`` or ``judge``."""
+
+
+def judge_executable_plan(toolchain: Toolchain, binary: str, mode: str, data: dict[str, str] | None = None) -> Plan:
+    """A run of a task's prebuilt trusted record/judge executable (C++, Rust): its bytes written
+    back, made executable, run as ``mode`` (``record``, or ``judge`` with the calls and results in
+    ``data``). The toolchain names ``sh`` and ``chmod``."""
+    chmod = shlex.quote(toolchain.paths["chmod"])
+    run = (toolchain.paths["sh"], "-c", f"{chmod} 0500 {JUDGE_EXECUTABLE} && exec ./{JUDGE_EXECUTABLE}", mode)
+    return Plan({JUDGE_EXECUTABLE: binary, **(data or {})}, run, env={REPLAY_ENV: mode})
+
+
 T = TypeVar("T")
 
 

@@ -32,15 +32,23 @@ import threading
 from dataclasses import dataclass
 
 from execir.execute.runtimes import cpp_source
-from execir.execute.runtimes.base import CALLS_FILE, NEED_STATUS, RESULTS_FILE, BuiltOnce, Plan, Toolchain, harness_source, root_owned
+from execir.execute.runtimes.base import (
+    CALLS_FILE,
+    JUDGE_EXECUTABLE,
+    NEED_STATUS,
+    RESULTS_FILE,
+    BuiltOnce,
+    Plan,
+    Toolchain,
+    harness_source,
+    judge_executable_plan,
+    root_owned,
+)
 
 WIRE = harness_source("cpp_wire.h")
 REPLAY = harness_source("cpp_replay.h").replace("@CALLS_FILE@", CALLS_FILE).replace("@RESULTS_FILE@", RESULTS_FILE).replace("@NEED_STATUS@", str(NEED_STATUS))
 CALLER = harness_source("cpp_caller.h").replace("@CALLS_FILE@", CALLS_FILE)
 JUDGE_MAIN = harness_source("cpp_judge_main.cpp")
-JUDGE = "execir_judge"
-"""The trusted executable's name in the work dir (record and judge runs)."""
-REPLAY_ENV = "EXECIR_REPLAY"
 REFERENCE_PREFIX = "execir_reference_"
 _SIGNATURE = re.compile(r"execir_replay::signature<(.+)>\(\)\s*$", re.MULTILINE)
 _SIGNATURE_WORDS = frozenset(
@@ -183,9 +191,9 @@ def _build(toolchain: Toolchain, reference: str, tests: str, hint: str) -> Judge
             else:
                 return None
             fuse = [paths["fuse-ld"]] if paths.get("fuse-ld") else []
-            if not _run([paths["g++"], *fuse, "-s", "j.o", "m.o", "-o", JUDGE, *LINK_LIBS], work):
+            if not _run([paths["g++"], *fuse, "-s", "j.o", "m.o", "-o", JUDGE_EXECUTABLE, *LINK_LIBS], work):
                 return None
-            with open(os.path.join(work, JUDGE), "rb") as handle:
+            with open(os.path.join(work, JUDGE_EXECUTABLE), "rb") as handle:
                 binary = handle.read().decode("utf-8", "surrogateescape")
         except (OSError, subprocess.SubprocessError):
             return None
@@ -202,24 +210,16 @@ def replayable(signature: str) -> bool:
     return all(word in _SIGNATURE_WORDS for word in _NAME.findall(signature))
 
 
-def _trusted_run(toolchain: Toolchain, mode: str) -> tuple[str, ...]:
-    sh, chmod = toolchain.paths["sh"], toolchain.paths["chmod"]
-    return (sh, "-c", f"{shlex.quote(chmod)} 0500 {JUDGE} && exec ./{JUDGE}", mode)
-
-
 def record_plan(toolchain: Toolchain, reference: str, tests: str, entry_point: str) -> Plan | None:
     built = judge(toolchain, reference, tests, entry_point)
-    if built is None:
-        return None
-    return Plan({JUDGE: built.binary}, _trusted_run(toolchain, "record"), env={REPLAY_ENV: "record"})
+    return None if built is None else judge_executable_plan(toolchain, built.binary, "record")
 
 
 def judge_plan(toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
     built = judge(toolchain, reference, tests, entry_point)
     if built is None:  # recorded earlier in this process, so only a failed rebuild gets here
         raise RuntimeError("execir: the C++ judge could not be rebuilt")
-    files = {JUDGE: built.binary, CALLS_FILE: calls, RESULTS_FILE: results}
-    return Plan(files, _trusted_run(toolchain, "judge"), env={REPLAY_ENV: "judge"})
+    return judge_executable_plan(toolchain, built.binary, "judge", {CALLS_FILE: calls, RESULTS_FILE: results})
 
 
 def signature_header(signature: str) -> str:

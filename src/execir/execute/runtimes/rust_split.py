@@ -37,11 +37,20 @@ import tempfile
 from dataclasses import dataclass
 
 from execir.execute.runtimes import rust_source
-from execir.execute.runtimes.base import CALLS_FILE, NEED_STATUS, RESULTS_FILE, BuiltOnce, Plan, Toolchain, harness_source, root_owned
+from execir.execute.runtimes.base import (
+    CALLS_FILE,
+    JUDGE_EXECUTABLE,
+    NEED_STATUS,
+    RESULTS_FILE,
+    BuiltOnce,
+    Plan,
+    Toolchain,
+    harness_source,
+    judge_executable_plan,
+    root_owned,
+)
 
 WIRE = harness_source("rust_wire.rs").replace("@CALLS_FILE@", CALLS_FILE).replace("@RESULTS_FILE@", RESULTS_FILE).replace("@NEED_STATUS@", str(NEED_STATUS))
-JUDGE = "execir_judge"
-REPLAY_ENV = "EXECIR_REPLAY"
 REFERENCE_PREFIX = "execir_reference_"
 TESTS_MODULE = "execir_tests_module"
 _WORDS = frozenset(
@@ -246,35 +255,42 @@ def _build(toolchain: Toolchain, reference: str, tests: str, entry: str) -> Judg
                 handle.write(text)
         steps = [
             [*rustc, "--crate-type", "rlib", "--crate-name", "execir_program", "--cfg", "test", "main.rs", "-o", "libexecir_program.rlib"],
-            [*rustc, "--crate-type", "bin", "--extern", "execir_program=libexecir_program.rlib", "-L", ".", "-C", "strip=symbols", "judge.rs", "-o", JUDGE],
+            [
+                *rustc,
+                "--crate-type",
+                "bin",
+                "--extern",
+                "execir_program=libexecir_program.rlib",
+                "-L",
+                ".",
+                "-C",
+                "strip=symbols",
+                "judge.rs",
+                "-o",
+                JUDGE_EXECUTABLE,
+            ],
         ]
         try:
             for argv in steps:
                 if subprocess.run(argv, cwd=work, capture_output=True, timeout=300).returncode != 0:
                     return None
-            with open(os.path.join(work, JUDGE), "rb") as handle:
+            with open(os.path.join(work, JUDGE_EXECUTABLE), "rb") as handle:
                 binary = handle.read().decode("utf-8", "surrogateescape")
         except (OSError, subprocess.SubprocessError):
             return None
     return Judge(binary, found)
 
 
-def _trusted_run(toolchain: Toolchain, mode: str) -> tuple[str, ...]:
-    return (toolchain.paths["sh"], "-c", f"chmod 0500 {JUDGE} && exec ./{JUDGE}", mode)
-
-
 def record_plan(toolchain: Toolchain, reference: str, tests: str, entry_point: str) -> Plan | None:
     built = judge(toolchain, reference, tests, entry_point)
-    if built is None:
-        return None
-    return Plan({JUDGE: built.binary}, _trusted_run(toolchain, "record"), env={REPLAY_ENV: "record"})
+    return None if built is None else judge_executable_plan(toolchain, built.binary, "record")
 
 
 def judge_plan(toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
     built = judge(toolchain, reference, tests, entry_point)
     if built is None:  # recorded earlier in this process, so only a failed rebuild gets here
         raise RuntimeError("execir: the Rust judge could not be rebuilt")
-    return Plan({JUDGE: built.binary, CALLS_FILE: calls, RESULTS_FILE: results}, _trusted_run(toolchain, "judge"), env={REPLAY_ENV: "judge"})
+    return judge_executable_plan(toolchain, built.binary, "judge", {CALLS_FILE: calls, RESULTS_FILE: results})
 
 
 def call_plan(toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
