@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from execir.language_declarations import DECLARATIONS, LANGUAGES, CallForm, calling, extension_language, having, load
+from execir.language_declarations import DECLARATIONS, LANGUAGES, CallForm, calling, extension_language, having, is_host_language, load
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "execir"
 NAMES = sorted(DECLARATIONS)
@@ -86,9 +86,43 @@ def test_call_forms_and_writers_agree():
 
 
 def test_the_rewrite_syntaxes_are_declared_languages():
-    from execir.rewrite.treesitter.syntax import _SYNTAX
+    import pkgutil
 
-    assert set(_SYNTAX) == {name for name, d in DECLARATIONS.items() if d.rewrites == "execir.rewrite.treesitter"}
+    from execir.rewrite.treesitter import syntaxes
+    from execir.rewrite.treesitter.syntax import Syntax, syntax_of
+
+    tree_rewritten = {name for name, d in DECLARATIONS.items() if d.rewrites == "execir.rewrite.treesitter"}
+    assert tree_rewritten == {name for name, d in DECLARATIONS.items() if d.rewrite_syntax}
+    modules = {m.name for m in pkgutil.iter_modules(syntaxes.__path__)}
+    assert modules == {d.rewrite_syntax.partition(":")[0].rsplit(".", 1)[1] for d in DECLARATIONS.values() if d.rewrite_syntax}
+    for name in tree_rewritten:
+        found = syntax_of(name)
+        assert isinstance(found, Syntax) and found.name == name, name
+
+
+def test_no_language_is_named_outside_its_files_and_the_declarations():
+    """No ``language == "<name>"`` branch and no table keyed by a language's name outside the
+    language's own files (its folders and per-language modules) and the declarations."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "src" / "execir"
+    names = "|".join(DECLARATIONS)
+    branch = re.compile(rf'(==|!=)\s*"({names})"|"({names})"\s*(==|!=)')
+    natives = "|".join(n for n in DECLARATIONS if not is_host_language(n))  # "python" keys also name the interpreter's version
+    keyed = re.compile(rf'(^|[{{,(])\s*"({natives})"\s*:')
+    own = {"language_declarations.py"}
+    offending = []
+    for path in root.rglob("*.py"):
+        relative = path.relative_to(root)
+        if path.name in own or relative.parts[0] == "languages" or any(n in path.stem.split("_") or path.stem == n for n in DECLARATIONS):
+            continue
+        if any(part in DECLARATIONS for part in relative.parts[:-1]):
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if branch.search(line) or keyed.search(line):
+                offending.append(f"{relative}:{number}: {line.strip()}")
+    assert not offending, "\n".join(offending)
 
 
 def test_capability_sets_are_derived_from_the_declarations():

@@ -59,7 +59,17 @@ class LanguageDeclaration:
     """The execution reranker runs candidates on stdin/stdout examples."""
     undefined_behaviour: bool = False
     """A build re-runs failing candidates instrumented, rejecting failures that reach undefined behaviour."""
+    rewrite_syntax: str | None = None
+    """``module:attribute`` of the :class:`~execir.rewrite.treesitter.syntax.Syntax` the tree-sitter
+    rewrite rules read its node types from (languages whose ``rewrites`` is ``execir.rewrite.treesitter``)."""
     writer: str | None = None
+    mteb_code: str = ""
+    """MTEB's programming-language code for it (``<code>-Code``; empty: the name itself)."""
+
+    def __post_init__(self) -> None:
+        if not self.mteb_code:
+            object.__setattr__(self, "mteb_code", self.name)
+
     """``module:attribute`` of the execution reranker's :class:`~execir.rerank.execution.writers.CallWriter`
     (native and typed call forms: its checks, tests, probe calls and probe programs)."""
 
@@ -71,6 +81,7 @@ _TASKS = "execir.tasks.multilingual"
 _EXAMPLES = "execir.rerank.execution.examples"
 _TREE_REWRITES = "execir.rewrite.treesitter"
 _WRITERS = "execir.rerank.execution.writers"
+_SYNTAXES = "execir.rewrite.treesitter.syntaxes"
 
 DECLARATIONS: dict[str, LanguageDeclaration] = {
     d.name: d
@@ -89,6 +100,8 @@ DECLARATIONS: dict[str, LanguageDeclaration] = {
             probes=True,
             stdio=True,
             writer=f"{_WRITERS}:CPP",
+            mteb_code="c++",
+            rewrite_syntax=f"{_SYNTAXES}.cpp:SYNTAX",
             undefined_behaviour=True,
         ),
         LanguageDeclaration(
@@ -104,6 +117,7 @@ DECLARATIONS: dict[str, LanguageDeclaration] = {
             probes=True,
             stdio=True,
             writer=f"{_WRITERS}:JAVA",
+            rewrite_syntax=f"{_SYNTAXES}.java:SYNTAX",
         ),
         LanguageDeclaration(
             "go",
@@ -118,6 +132,7 @@ DECLARATIONS: dict[str, LanguageDeclaration] = {
             probes=True,
             stdio=True,
             writer=f"{_WRITERS}:GO",
+            rewrite_syntax=f"{_SYNTAXES}.go:SYNTAX",
         ),
         LanguageDeclaration(
             "js",
@@ -132,6 +147,8 @@ DECLARATIONS: dict[str, LanguageDeclaration] = {
             probes=True,
             stdio=True,
             writer=f"{_WRITERS}:JS",
+            mteb_code="javascript",
+            rewrite_syntax=f"{_SYNTAXES}.js:SYNTAX",
         ),
         LanguageDeclaration(
             "ruby",
@@ -146,8 +163,18 @@ DECLARATIONS: dict[str, LanguageDeclaration] = {
             probes=True,
             stdio=True,
             writer=f"{_WRITERS}:RUBY",
+            rewrite_syntax=f"{_SYNTAXES}.ruby:SYNTAX",
         ),
-        LanguageDeclaration("php", (".php",), f"{_LANG}.php:PHP", f"{_RT}.php:RUNTIME", _TREE_REWRITES, f"{_ADV}_php:CASES", f"{_TASKS}.mbxp_php"),
+        LanguageDeclaration(
+            "php",
+            (".php",),
+            f"{_LANG}.php:PHP",
+            f"{_RT}.php:RUNTIME",
+            _TREE_REWRITES,
+            f"{_ADV}_php:CASES",
+            f"{_TASKS}.mbxp_php",
+            rewrite_syntax=f"{_SYNTAXES}.php:SYNTAX",
+        ),
         LanguageDeclaration(
             "typescript",
             (".ts", ".mts", ".cts"),
@@ -156,8 +183,18 @@ DECLARATIONS: dict[str, LanguageDeclaration] = {
             _TREE_REWRITES,
             f"{_ADV}_ts:CASES",
             f"{_TASKS}.mbxp_typescript",
+            rewrite_syntax=f"{_SYNTAXES}.typescript:SYNTAX",
         ),
-        LanguageDeclaration("rust", (".rs",), f"{_LANG}.rust:RUST", f"{_RT}.rust:RUNTIME", _TREE_REWRITES, f"{_ADV}_rust:CASES", f"{_TASKS}.humanevalx_rust"),
+        LanguageDeclaration(
+            "rust",
+            (".rs",),
+            f"{_LANG}.rust:RUST",
+            f"{_RT}.rust:RUNTIME",
+            _TREE_REWRITES,
+            f"{_ADV}_rust:CASES",
+            f"{_TASKS}.humanevalx_rust",
+            rewrite_syntax=f"{_SYNTAXES}.rust:SYNTAX",
+        ),
     )
 }
 """Every language ExecIR knows, Python first."""
@@ -175,6 +212,14 @@ def load(part: str) -> Any:
     module, _, attribute = part.partition(":")
     found = importlib.import_module(module)
     return getattr(found, attribute) if attribute else found
+
+
+def is_host_language(name: str) -> bool:
+    """True for the language the oracle runs with its own protocol rather than a declared runtime:
+    Python, ExecIR's own language (``check``/``asserts`` tests through the judge's proxy, its own
+    task loaders, rewrites over ``ast``). Every other language is judged by its :class:`Runtime`."""
+    found = DECLARATIONS.get(name)
+    return found is not None and found.runtime is None
 
 
 def having(capability: str) -> frozenset[str]:

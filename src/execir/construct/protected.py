@@ -13,13 +13,14 @@ from __future__ import annotations
 import ast
 import re
 
+from execir.language_declarations import is_host_language
 from execir.types import Task
 
 
 def protected_lines(task: Task) -> frozenset[int]:
     """Lines (1-based) of the top-level functions and classes of a Python solution, other than the
     entry point, whose names the tests mention; empty for other languages and unparsable text."""
-    if task.language != "python":
+    if not is_host_language(task.language):
         return frozenset()
     test_text = task.tests.code + "\n" + "\n".join(task.tests.asserts)
     named = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", test_text))

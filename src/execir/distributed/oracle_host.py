@@ -26,6 +26,7 @@ from execir import __version__
 from execir.execute.jobs import ExecResult, Job
 from execir.execute.oracle import Oracle, OracleConfig
 from execir.execute.runtimes import LANGUAGES, ToolchainMissing
+from execir.language_declarations import is_host_language
 
 HOST_ISOLATION_ENV = "EXECIR_HOST_ISOLATION"
 T = TypeVar("T")
@@ -103,7 +104,7 @@ class OracleHost:
         """Every language's toolchain version here (``missing: why`` where absent)."""
         found = {}
         for name in LANGUAGES:
-            if name != "python":
+            if not is_host_language(name):
                 state, version = self.toolchain(name)
                 found[name] = version if state == "ok" else f"missing: {version}"
         return found

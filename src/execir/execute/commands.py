@@ -14,6 +14,7 @@ from execir.execute.oracle import OracleConfig
 from execir.execute.runtimes import LANGUAGES, infer_language
 from execir.execute.safe_text import printable
 from execir.execute.sandbox.isolation import LEVELS
+from execir.language_declarations import is_host_language
 from execir.types import StdioCase, TestSuite, Verdict
 
 EXEC_EPILOG = """examples:
@@ -119,19 +120,19 @@ def run_exec(args: argparse.Namespace) -> int:
     if (args.tests is None) == (args.stdio_cases is None):
         raise ExecIRError("give exactly one of --tests or --stdio-cases")
     language = args.language or infer_language(args.program)
-    if args.tests is not None and language == "python" and not args.entry_point:
+    if args.tests is not None and is_host_language(language) and not args.entry_point:
         raise ExecIRError("--tests needs --entry-point NAME (the function check() is called with)")
     if args.stdio_cases:
         tests = TestSuite("stdio", stdio_cases=_stdio_cases(args.stdio_cases))
     else:
-        tests = TestSuite("check" if language == "python" else "native", _read(args.tests, "tests"))
+        tests = TestSuite("check" if is_host_language(language) else "native", _read(args.tests, "tests"))
     if args.cpu_seconds <= 0:
         raise ExecIRError("--cpu-seconds must be positive")
     limits = Limits(args.cpu_seconds, max(WALL_FLOOR, WALL_MULTIPLIER * args.cpu_seconds))
     reference = _read(args.reference, "reference") if args.reference else ""
     job = Job(_read(args.program, "program"), tests, args.entry_point or "", limits, reference=reference, language=language)
     with oracle_factory(args)(OracleConfig(workers=1, isolation=args.isolation, progress=False)) as oracle:
-        if language != "python":
+        if not is_host_language(language):
             oracle.toolchain(language)  # a missing toolchain is one clear error naming the package
         (result,) = oracle.run([job])
     record = {

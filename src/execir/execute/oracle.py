@@ -47,6 +47,7 @@ from execir.execute.safe_text import printable
 from execir.execute.sandbox import cgroups, cpus, hostcheck, isolation, reclaim, uids
 from execir.execute.sandbox.seccomp_filter import build_bpf
 from execir.execute.sandbox.slot import LauncherError, Slot, SlotSpec
+from execir.language_declarations import is_host_language
 from execir.types import TestSuite, Verdict
 
 LAUNCH_ATTEMPTS = 3
@@ -302,7 +303,7 @@ class Oracle:
             self._free.put(slot)
 
     def _key(self, job: Job) -> str:
-        return job.cache_key(self.isolation, self.toolchain(job.language).version if job.language != "python" else "")
+        return job.cache_key(self.isolation, self.toolchain(job.language).version if not is_host_language(job.language) else "")
 
     def toolchain(self, language: str) -> Toolchain:
         """The toolchain of a non-Python language, discovered once (ToolchainMissing names the
@@ -314,7 +315,7 @@ class Oracle:
             return found
 
     def _execute_on(self, slot: Slot, job: Job) -> tuple[ExecResult, bool]:
-        if job.language != "python":
+        if not is_host_language(job.language):
             return self._execute_exec(slot, job)
         if job.tests.kind in ("native", "probe"):
             raise ExecIRError(f"python programs take check, asserts or stdio tests, not {job.tests.kind!r}")

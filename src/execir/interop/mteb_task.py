@@ -30,6 +30,7 @@ from typing import Any, get_args
 from execir.dataset import get_spec
 from execir.errors import ExecIRError, MissingDependencyError
 from execir.interop.beir_load import JudgedFolder, load_judged
+from execir.language_declarations import DECLARATIONS
 
 MAIN_SCORE = "ndcg_at_10"
 TEXT_LANGUAGE = "eng-Latn"
@@ -37,18 +38,10 @@ NO_REVISION = "no_revision_available"
 """MTEB's own placeholder, for a folder without a manifest."""
 
 MTEB_CODE_LANGUAGES: dict[str, str] = {
-    "python": "python",
-    "java": "java",
-    "cpp": "c++",
+    **{name: d.mteb_code for name, d in DECLARATIONS.items()},
     "c++": "c++",
-    "js": "javascript",
     "javascript": "javascript",
-    "typescript": "typescript",
-    "go": "go",
-    "ruby": "ruby",
-    "rust": "rust",
     "c": "c",
-    "php": "php",
     "csharp": "c#",
     "c#": "c#",
     "swift": "swift",
@@ -56,7 +49,8 @@ MTEB_CODE_LANGUAGES: dict[str, str] = {
     "shell": "shell",
     "sql": "sql",
 }
-"""ExecIR language name -> MTEB's programming-language code (used as ``<code>-Code``)."""
+"""Language name -> MTEB's programming-language code (used as ``<code>-Code``): every declared
+language's ``mteb_code``, and the names folders from other tools use."""
 
 _DESCRIPTION = (
     "ExecIR {task} benchmark from {source} ({languages}): {query}. Relevance was decided by executing programs against the "

@@ -15,6 +15,7 @@ from enum import Enum
 from pathlib import Path
 
 from execir.errors import ExecIRError
+from execir.language_declarations import is_host_language
 from execir.tasks.humaneval import bundled_humaneval_path, load_humaneval
 from execir.tasks.livecodebench import candidate_program, load_livecodebench
 from execir.tasks.mbpp import load_mbpp
@@ -36,7 +37,7 @@ def _same(task: Task, program: str) -> str:
 
 
 def _livecodebench_program(task: Task, program: str) -> str:
-    return candidate_program(task, program) if task.language == "python" else program
+    return candidate_program(task, program) if is_host_language(task.language) else program
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from execir.errors import ExecIRError
 from execir.execute.runtimes.base import NONCE_ENV, Plan, Profile, Runtime, Toolchain, ToolchainMissing
-from execir.language_declarations import DECLARATIONS, declared, extension_language, load
+from execir.language_declarations import DECLARATIONS, declared, extension_language, is_host_language, load
 
-LANGUAGES = tuple(name for name, d in DECLARATIONS.items() if d.runtime or name == "python")
+LANGUAGES = tuple(name for name, d in DECLARATIONS.items() if d.runtime or is_host_language(name))
 """Every language the oracle runs (from :mod:`execir.language_declarations`). Python keeps its own
 protocol (the judge's proxy)."""
 

@@ -240,8 +240,9 @@ def toolchain_mounts() -> tuple[str, ...]:
     """Every host directory outside /usr a toolchain reads: :data:`TOOLCHAIN_MOUNTS` and the
     ``mounts`` of each language runtime (e.g. C++'s root-owned precompiled headers)."""
     from execir.execute.runtimes import LANGUAGES, runtime
+    from execir.language_declarations import is_host_language
 
-    extra = [m for language in LANGUAGES if language != "python" for m in runtime(language).mounts]
+    extra = [m for language in LANGUAGES if not is_host_language(language) for m in runtime(language).mounts]
     return tuple(dict.fromkeys((*TOOLCHAIN_MOUNTS, *extra)))
 
 

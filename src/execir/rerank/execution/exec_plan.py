@@ -49,7 +49,7 @@ from functools import lru_cache
 
 from execir.errors import ExecIRError
 from execir.execute import Job
-from execir.language_declarations import CallForm, calling, having
+from execir.language_declarations import CallForm, calling, having, is_host_language
 from execir.languages import LANGUAGE_MODULES, get_language
 from execir.rerank.base import RerankRequest
 from execir.rerank.execution.examples import SYNTAXES, Examples
@@ -151,7 +151,7 @@ def candidate_job(examples: Examples, program: str, language: str, source: str) 
     Python candidates run call examples read as Python; a JavaScript, C++, Go, Java or Ruby
     candidate runs those read in its own language's syntax (Go and Java: typed by its signature;
     None when none of them can be written for it)."""
-    if examples.calls and language == "python" and examples.language not in SYNTAXES and not examples.entry_point.startswith(RESERVED_PREFIX):
+    if examples.calls and is_host_language(language) and examples.language not in SYNTAXES and not examples.entry_point.startswith(RESERVED_PREFIX):
         return Job(program, call_suite(examples), examples.entry_point, CALL_LIMITS, language=language)
     if examples.calls and language in NATIVE_LANGUAGES and examples.language == language:
         native = native_calls_suite(examples, language, program)

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 from execir.execute import ExecResult, Oracle, OracleConfig
 from execir.execute.decide import failed_by_tests
 from execir.execute.runtimes.base import ToolchainMissing
+from execir.language_declarations import is_host_language
 from execir.rerank.base import RerankRequest, RerankStats
 from execir.rerank.execution.agreement import agreement_scores, plan_probes, probe_counts
 from execir.rerank.execution.examples import Examples, extract_examples
@@ -204,7 +205,7 @@ class ExecReranker:
 
 
 def _has_toolchain(oracle: Oracle, language: str) -> bool:
-    if language == "python":
+    if is_host_language(language):
         return True
     try:
         oracle.toolchain(language)

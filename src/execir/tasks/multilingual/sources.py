@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from execir.errors import ExecIRError
+from execir.language_declarations import is_host_language
 from execir.languages import get_language
 from execir.source_text import normalise_newlines, strip_docstrings
 from execir.tasks.humaneval import load_humaneval
@@ -41,7 +42,7 @@ def load_multilingual(source: str, language: str, data: Path) -> list[Task]:
     if not data.is_dir():
         raise ExecIRError(f"--path {data}: not a directory (expected the folder holding humaneval-x/, humanevalpack/, mxeval/)")
     with_bugs = source == "humanevalpack"
-    if language == "python":
+    if is_host_language(language):
         return _with_problems(_python(data, with_bugs), source)
     try:
         natives = native_tasks(language, data)
