@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from execir.types import Run
 
@@ -40,6 +40,13 @@ class Retriever(Protocol):
     def encoded_texts(self) -> int:
         """Number of texts encoded by a model (cache misses) since construction."""
         ...
+
+
+def retriever_usage(retriever: object) -> dict[str, Any] | None:
+    """``retriever.usage()`` when the retriever calls an embedding API (requests, tokens, estimated
+    cost, cache hits); None for local retrievers (``usage`` is not part of the protocol)."""
+    usage = getattr(retriever, "usage", None)
+    return usage() if callable(usage) else None
 
 
 def apply_task(retriever: object, task: TaskSpec | None) -> None:
