@@ -315,3 +315,17 @@ def test_api_through_dense_cache_needs_no_key_when_cached(loopback: Any, tmp_pat
     assert again.search({"q": "beta"}, top_k=2) == run and again.encoded_texts == 0
     assert again.usage() == {**usage, "requests": 0, "inputs": 0, "tokens": 0, "estimated_cost_usd": 0.0, "cached_texts": 3}
     assert len(loopback.posts()) == 2
+
+
+def test_hybrid_reports_usage_of_its_api_part(loopback: Any, tmp_path: Any) -> None:
+    from execir.retrieve.bm25 import BM25Retriever
+    from execir.retrieve.fusion import HybridRetriever
+
+    serve(loopback, "cohere")
+    dense = DenseRetriever(encoder(loopback, "cohere"), cache_dir=tmp_path)
+    hybrid = HybridRetriever([BM25Retriever(progress=False), dense])
+    hybrid.index({"d1": "alpha beta", "d2": "gamma"})
+    hybrid.search({"q": "beta"}, top_k=2)
+    usage = hybrid.usage()
+    assert usage is not None and list(usage) == [dense.name] and usage[dense.name]["inputs"] == 3
+    assert HybridRetriever([BM25Retriever(progress=False), BM25Retriever(progress=False)]).usage() is None

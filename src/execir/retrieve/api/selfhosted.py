@@ -17,7 +17,9 @@ Prompts: ``prompts=auto`` (default) prepends the model family's query/document p
 add none of their own; ``prompts=none`` sends texts bare (a TEI started with
 ``--default-prompt-name`` prompts by itself). Other options: ``dim`` (openai, ollama), ``batch``
 (texts per request; defaults 64, TEI's reported limit or 32), ``key_env`` (the environment
-variable of a bearer key, for servers started with one).
+variable of a bearer key, for servers started with one). Credentials in the URL
+(``http://user:password@host``) are sent as HTTP Basic auth, redacted from messages and left out of
+the recorded URL and the cache key.
 
 The server's configuration is read once, at the first request (or when the run's configuration is
 written, for a fully cached run; an unreachable server is then recorded as such, with few retries).
@@ -27,6 +29,7 @@ server may be other weights.
 
 from __future__ import annotations
 
+import base64
 import os
 import urllib.parse
 from collections.abc import Mapping
@@ -84,7 +87,12 @@ class SelfHostedEncoder(ApiEncoder):
         given = dict(options or {})
         if "base_url" in given:
             raise ExecIRError("http: the URL comes before '@MODEL'; option 'base_url' is not taken")
-        super().__init__(model, options={**given, "base_url": url}, client=client)
+        parts = urllib.parse.urlsplit(url)
+        self._basic = (urllib.parse.unquote(parts.username or ""), urllib.parse.unquote(parts.password or "")) if parts.username else None
+        super().__init__(model, options={**given, "base_url": public_url(url)}, client=client)
+        if self._basic is not None:
+            self.client.add_secret(self._basic[1])
+            self.client.add_secret(basic_token(*self._basic))
         self.api = choice_option(self, "api", APIS) or "openai"
         if "dim" in self.options and self.api == "tei":
             raise ExecIRError("http: option 'dim' is not supported with api=tei (TEI serves the model's own dimension)")
@@ -104,6 +112,11 @@ class SelfHostedEncoder(ApiEncoder):
         if not key:
             raise ExecIRError(f"http: the server key is read from ${self.key_env} (option key_env), which is not set")
         return key
+
+    def headers(self, key: str | None) -> dict[str, str]:
+        if key:
+            return {"Authorization": f"Bearer {key}"}
+        return {"Authorization": f"Basic {basic_token(*self._basic)}"} if self._basic is not None else {}
 
     def text_prefix(self, role: Role) -> str:
         return profile_for(self.model).prompt(role, self.task) if self.use_prompts else ""
@@ -186,6 +199,11 @@ class SelfHostedEncoder(ApiEncoder):
     def config(self) -> dict[str, Any]:
         server = self.server_info(PROBE_POLICY)
         return {**super().config(), "api": self.api, "prompts": "auto" if self.use_prompts else "none", "server": server}
+
+
+def basic_token(user: str, password: str) -> str:
+    """The HTTP Basic credentials of ``user:password`` in a URL."""
+    return base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
 
 
 def ollama_summary(shown: Any) -> dict[str, Any]:
