@@ -249,6 +249,15 @@ def test_provider_errors_name_provider_and_status_not_the_key(loopback: Any) -> 
         encoder(loopback, "jina").encode(["a"], role="query")
 
 
+def test_an_answer_of_the_wrong_shape_is_a_clear_error(loopback: Any) -> None:
+    loopback.answer = lambda *a: (200, {}, {"embeddings": "nope"})
+    with pytest.raises(ExecIRError, match="openai: the answer is not the documented embeddings shape"):
+        encoder(loopback, "openai").encode(["a"], role="query")
+    loopback.answer = lambda *a: (200, {}, {"embeddings": [{"values": [1.0]}, {"values": [2.0]}]})
+    with pytest.raises(ExecIRError, match="gemini: sent 1 texts, got 2 vectors"):
+        encoder(loopback, "gemini").encode(["a"], role="query")
+
+
 @pytest.mark.parametrize("provider", sorted(PROVIDERS))
 def test_missing_key_names_the_variable(loopback: Any, provider: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(KEYS[provider])

@@ -67,3 +67,18 @@ def test_eval_resumes_records_usage_and_never_leaks_the_key(
     assert [p for p in written if KEY.encode() in p.read_bytes()] == []
     captured = capfd.readouterr()
     assert KEY not in captured.out + captured.err + caplog.text
+
+
+def test_collection_usage_is_per_folder(loopback: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("execir.evaluate.outputs.write_figures", lambda out, result: {})
+    for folder in ("a", "b"):  # the same texts twice: the second folder is served from the cache
+        make_dataset(tmp_path / "coll" / folder)
+    monkeypatch.setenv("GEMINI_API_KEY", KEY)
+    gemini(loopback)
+    spec = f"api:gemini:gemini-embedding-001,base_url={loopback.url}/v1beta"
+    assert main(["eval", str(tmp_path / "coll"), "--retriever", spec, "--out", str(tmp_path / "out"), "--cache-dir", str(tmp_path / "c"), "--no-progress"]) == 0
+    usage = {f: next(iter(json.loads((tmp_path / "out" / f / "results.json").read_text())["systems"].values()))["usage"] for f in ("a", "b")}
+    texts = len(DOCS) + len(QUERIES)
+    assert (usage["a"]["requests"], usage["a"]["inputs"], usage["a"]["cached_texts"]) == (2, texts, 0)  # documents, then queries
+    assert (usage["b"]["requests"], usage["b"]["inputs"], usage["b"]["tokens"], usage["b"]["cached_texts"]) == (0, 0, 0, texts)
+    assert usage["b"]["estimated_cost_usd"] == 0.0 and usage["b"]["usd_per_million_tokens"] == 0.15

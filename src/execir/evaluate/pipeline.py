@@ -29,7 +29,7 @@ from execir.rerank.base import Reranker
 from execir.rerank.chain import check_scores
 from execir.results import ActedOn, Comparison, DatasetFacts, Estimate, FolderResult, GapAnalyses, McNemar, RerankSummary, SystemSummary
 from execir.retrieve import get_retriever
-from execir.retrieve.base import Retriever, apply_task, retriever_usage
+from execir.retrieve.base import Retriever, apply_task, retriever_usage, usage_since
 from execir.types import Run
 
 
@@ -102,11 +102,12 @@ def evaluate_systems(
         name = config.name if config.name is not None and len(config.retrievers) == 1 else retriever.name
         _check_unique(results, name, spec)
         apply_task(retriever, task)  # prompts may depend on the task
+        spent_before = retriever_usage(retriever)  # one retriever serves every folder of a collection
         with timer.stage("first stage"):
             retriever.index(dataset.corpus)
             run = truncate(without_identical(retriever.search(dataset.queries, top_k=search_depth(dataset, config.depth))), config.depth)
         config_record = retriever.config() if hasattr(retriever, "config") else {}
-        identity = SystemIdentity(name, spec, config_record, retriever.encoded_texts, retriever_usage(retriever))
+        identity = SystemIdentity(name, spec, config_record, retriever.encoded_texts, usage_since(spent_before, retriever_usage(retriever)))
         results.append(score_system(dataset, config, timer, identity, run))
     first_stages = list(results)
     for rerank_spec in config.reranks:

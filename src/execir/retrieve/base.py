@@ -49,6 +49,27 @@ def retriever_usage(retriever: object) -> dict[str, Any] | None:
     return usage() if callable(usage) else None
 
 
+NOT_COUNTS = frozenset({"usd_per_million_tokens"})
+"""Numbers in a usage block that are rates, not running counts."""
+
+
+def usage_since(before: dict[str, Any] | None, after: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The usage between two :func:`retriever_usage` snapshots of one retriever: its running counts
+    (requests, tokens, cost, cache hits; a hybrid's per part) minus those of ``before``."""
+    if after is None or before is None:
+        return after
+    out: dict[str, Any] = {}
+    for key, value in after.items():
+        earlier = before.get(key)
+        if isinstance(value, dict):
+            out[key] = usage_since(earlier if isinstance(earlier, dict) else None, value)
+        elif isinstance(value, int | float) and not isinstance(value, bool) and isinstance(earlier, int | float) and key not in NOT_COUNTS:
+            out[key] = value - earlier
+        else:
+            out[key] = value
+    return out
+
+
 def apply_task(retriever: object, task: TaskSpec | None) -> None:
     """``retriever.use_task(task)`` when the retriever has it (stand-ins written before tasks may not)."""
     use_task = getattr(retriever, "use_task", None)

@@ -182,7 +182,11 @@ class ApiEncoder:
         rows: list[list[float]] = []
         for start, stop in batches(prepared, max_items=self.items, max_tokens=self.max_tokens):
             batch = prepared[start:stop]
-            got, tokens = self.parse(self.client.post_json(self.endpoint(), self.body(batch, role), headers=self.headers(key)))
+            answer = self.client.post_json(self.endpoint(), self.body(batch, role), headers=self.headers(key))
+            try:
+                got, tokens = self.parse(answer)
+            except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
+                raise ExecIRError(f"{self.provider}: the answer is not the documented embeddings shape ({type(exc).__name__}: {exc})") from None
             if len(got) != len(batch):
                 raise ExecIRError(f"{self.provider}: sent {len(batch)} texts, got {len(got)} vectors")
             self.usage.record(batch, tokens)

@@ -32,8 +32,10 @@ from __future__ import annotations
 import base64
 import os
 import urllib.parse
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+import numpy as np
 
 from execir.errors import ExecIRError
 from execir.retrieve.api.base import ApiEncoder, Options, by_index, choice_option, dimension_option, positive_int, public_url, usage_tokens
@@ -152,7 +154,7 @@ class SelfHostedEncoder(ApiEncoder):
             return answer["embeddings"], int(count) if count is not None else None
         return by_index(answer["data"]), usage_tokens(answer)
 
-    def encode(self, texts: Any, *, role: Role, batch_size: int = 64) -> Any:
+    def encode(self, texts: Sequence[str], *, role: Role, batch_size: int = 64) -> np.ndarray:
         self.server_info(self.client.policy)
         return super().encode(texts, role=role, batch_size=batch_size)
 
