@@ -157,7 +157,19 @@ DECLARATIONS: dict[str, LanguageDeclaration] = {
             f"{_ADV}_ts:CASES",
             f"{_TASKS}.mbxp_typescript",
         ),
-        LanguageDeclaration("rust", (".rs",), f"{_LANG}.rust:RUST", f"{_RT}.rust:RUNTIME", _TREE_REWRITES, f"{_ADV}_rust:CASES", f"{_TASKS}.humanevalx_rust"),
+        LanguageDeclaration(
+            "rust",
+            (".rs",),
+            f"{_LANG}.rust:RUST",
+            f"{_RT}.rust:RUNTIME",
+            _TREE_REWRITES,
+            f"{_ADV}_rust:CASES",
+            f"{_TASKS}.humanevalx_rust",
+            f"{_EXAMPLES}:RUST_EXAMPLES",
+            CallForm.TYPED,
+            probes=True,
+            writer=f"{_WRITERS}:RUST",
+        ),
     )
 }
 """Every language ExecIR knows, Python first."""
