@@ -97,6 +97,10 @@ def test_a_whole_prompt_reads_its_doc_comment_with_let_values_and_fences() -> No
     assert _pairs(QUERY) == [("sum_even([1, 2, 3, 4])", "(6, True)"), ("sum_even([1, 3])", "(0, False)")]
 
 
+def test_a_let_may_name_the_call() -> None:
+    assert _pairs("/// let got = f(vec![2]);\n/// assert_eq!(got, Some(2));\n/// assert!(got.is_some());\n") == [("f([2])", "2")]
+
+
 def test_block_comments_and_doctest_lines() -> None:
     block = "/**\n * Sort.\n * >>> sort_array(vec![3, 1])\n * vec![1, 3]\n */\nfn sort_array(v: Vec<i32>) -> Vec<i32> {\n"
     assert _pairs(block) == [("sort_array([3, 1])", "[1, 3]")]
@@ -272,3 +276,28 @@ def test_rust_candidates_run_on_their_doc_comment_examples(tmp_path: Path) -> No
     scores = reranker.score(request)["q"]
     assert scores["correct"] == scores["rewritten"] > 1.0  # both pass, and agree on every probe
     assert scores["mutant"] == 0.0 and scores["exits"] == 0.0
+
+
+SHAPES = """use std::collections::{BTreeSet, HashMap};
+fn f(a: &[i64], b: &str, c: Vec<f32>, d: String, e: &Vec<String>, g: char, h: &mut Vec<Option<u8>>, i: (usize, &str),
+     j: Vec<[i32; 2]>, k: HashMap<String, i32>, l: BTreeSet<u64>, m: u8, n: bool)
+     -> (Vec<f64>, HashMap<String, Option<i32>>, bool, Option<&'static str>, char) {
+    let lengths = b.len() + d.len() + e.len() + i.0 + j.len() + k["a"] as usize + l.len() + m as usize;
+    let sum = a.iter().sum::<i64>() as f64 + c.iter().map(|x| *x as f64).sum::<f64>() + lengths as f64;
+    (vec![sum / 10.0], HashMap::from([(String::from("k"), None)]), n && h[1].is_none(), None, g)
+}
+"""
+
+
+@pytest.mark.skipif(not HAVE_RUSTC, reason="rustc not installed")
+def test_typed_arguments_of_many_shapes_compile_and_compare(tmp_path: Path) -> None:
+    query = (
+        ">>> f([1, 2], 'ab', [1, 2.5], 'x', ['a'], 'b', [1, None], (1, 'x'), [[1, 2]], {'a': 1}, [2, 2], 'a', True)\n([11.15], {'k': None}, True, None, 'b')\n"
+    )
+    programs = {"same": SHAPES, "other": SHAPES.replace("sum / 10.0", "sum / 9.0")}
+    request = RerankRequest(
+        queries={"q": query}, candidates={"q": tuple(programs)}, documents=programs, doc_language=dict.fromkeys(programs, "rust"), query_language={"q": "rust"}
+    )
+    reranker = ExecReranker(OracleConfig(workers=2, cache_path=tmp_path / "v.sqlite", progress=False), progress=False)
+    reranker.use_task(get_spec("t2c-full"))
+    assert reranker.score(request)["q"] == {"same": 1.0, "other": 0.0}
