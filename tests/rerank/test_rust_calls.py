@@ -4,6 +4,7 @@ Rust value syntax, candidates' signatures and types, typed native tests and prob
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,8 @@ def test_rust_example_shapes(line: str, expected: tuple[str, str]) -> None:
         '/// assert_eq!(f("unclosed), 1);',
         '/// assert_eq!(f(b"bytes"), g(1));',
         "/// assert_eq!(f(HashMap::new()), 0);",
+        '/// assert_eq!(f("\\u{_}"), 1);',  # an escape with no digits
+        '/// assert_eq!(f("\\u{110000}"), 1);',  # past the last code point
     ],
 )
 def test_malformed_rust_examples_give_none(line: str) -> None:
@@ -95,6 +98,15 @@ def test_malformed_rust_examples_give_none(line: str) -> None:
 
 def test_a_whole_prompt_reads_its_doc_comment_with_let_values_and_fences() -> None:
     assert _pairs(QUERY) == [("sum_even([1, 2, 3, 4])", "(6, True)"), ("sum_even([1, 3])", "(0, False)")]
+
+
+def test_reading_random_rust_text_never_raises() -> None:
+    pieces = ["/// ", "//! ", "/*", "*/", "assert_eq!(", "assert!(", "!", "f(", ")", "(", "[", "]", "vec![", "&", "&mut ", "'", '"', 'r#"', '"#', "\\u{"]
+    pieces += ["}", "_", "1i32", "2.5f64", ",", " ", "\n", "let x = ", ";", "x", "Some(", "None", ">>> ", "==", "->", "```", "# ", "true", "\\", "b'a'"]
+    rng = random.Random(0)
+    for _ in range(3000):
+        found = extract_examples("".join(rng.choice(pieces) for _ in range(rng.randint(1, 40))), "rust")
+        assert all(example.entry_point for example in found.calls)
 
 
 def test_a_let_may_name_the_call() -> None:

@@ -48,7 +48,7 @@ _STRING_OF = re.compile(r"(?:std::string::)?String::from\s*\(|(?:std::borrow::)?
 _EMPTY = re.compile(r"(?:(?:std::string::)?String|(?:std::vec::)?Vec(?:::<[^()]*?>)?)::new\s*\(\s*\)")
 _METHOD = re.compile(r"\.\s*(?:to_string|to_owned|into|to_vec|clone)\s*\(\s*\)")
 _REFERENCE = re.compile(r"&\s*(?:mut\s+)?")
-_UNICODE = re.compile(r"\\u\{([0-9a-fA-F_]{1,8})\}")
+_UNICODE = re.compile(r"\\u\{([0-9a-fA-F][0-9a-fA-F_]{0,7})\}")
 
 
 # ---- documentation lines ---------------------------------------------------------------------
