@@ -193,6 +193,10 @@ DECLARATIONS: dict[str, LanguageDeclaration] = {
             _TREE_REWRITES,
             f"{_ADV}_rust:CASES",
             f"{_TASKS}.humanevalx_rust",
+            f"{_EXAMPLES}:RUST_EXAMPLES",
+            CallForm.TYPED,
+            probes=True,
+            writer=f"{_WRITERS}:RUST",
             rewrite_syntax=f"{_SYNTAXES}.rust:SYNTAX",
         ),
     )

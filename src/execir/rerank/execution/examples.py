@@ -35,6 +35,9 @@ with Python's; :mod:`execir.rerank.execution.source_values` first rewrites their
 types, which :mod:`execir.rerank.execution.typed_calls` takes from each candidate's signature), then they read
 like JavaScript's (with ``nil``/``null`` as constants). Ruby's (MBXP's ``irb>`` sessions, hashes
 with ``=>``) are rewritten the same way and written by :mod:`execir.rerank.execution.native_calls`.
+Rust's doctests (``/// assert_eq!(add(1, 2), 3);`` in doc comments, fenced or not) are first
+rewritten as inline examples and its values as Python's (:mod:`execir.rerank.execution.rust_doctests`),
+then typed by each candidate's signature like Go's and Java's (:mod:`execir.rerank.execution.rust_calls`).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from execir.language_declarations import DECLARATIONS, load
+from execir.rerank.execution.rust_doctests import rust_lines, rust_values
 from execir.rerank.execution.samples import stdio_examples
 from execir.rerank.execution.source_values import go_values, java_values, ruby_values
 from execir.types import StdioCase
@@ -78,6 +82,9 @@ class Syntax:
     """Ends a documentation block (``*/``): an example's expected value never runs past it."""
     session: tuple[str, str] = ("", "")
     """The language's interactive prompt and result marker (Ruby's ``irb>`` / ``=>``), read as a doctest."""
+    lines: Callable[[list[str]], list[str]] | None = None
+    """Rewrites the text's lines before anything else is read (Rust's comments and assertion
+    statements, :mod:`execir.rerank.execution.rust_doctests`); as many lines out as in."""
 
 
 PYTHON_SYNTAX = Syntax()
@@ -88,6 +95,7 @@ JAVA_EXAMPLES = Syntax(constants=(("true", True), ("false", False), ("null", Non
 RUBY_EXAMPLES = Syntax(
     constants=(("true", True), ("false", False), ("nil", None)), values=False, translate=ruby_values, line_comment="#", session=("irb>", "=>")
 )
+RUST_EXAMPLES = Syntax(constants=(("true", True), ("false", False)), values=False, translate=rust_values, lines=rust_lines)
 SYNTAXES: dict[str, Syntax] = {name: load(d.examples) for name, d in DECLARATIONS.items() if d.examples}
 """Languages whose prompts write example values in their own syntax (others read as Python), as
 :mod:`execir.language_declarations` names them."""
@@ -152,6 +160,8 @@ def _documentation(lines: list[str], syntax: Syntax) -> list[str]:
     """The lines examples are read from: in a text whose line comments hold examples (a whole prompt),
     those comments unwrapped and every other line blank; and a blank line where a ``/* */`` block
     ends (the code after it is no expected value)."""
+    if syntax.lines is not None:
+        lines = syntax.lines(lines)
     marker = syntax.line_comment
     comments = [line.strip()[len(marker) :] for line in lines if line.strip().startswith(marker)] if marker else []
     if any(_opens_example(comment, syntax) for comment in comments):  # a whole prompt: its code is no example

@@ -10,12 +10,13 @@ How a candidate is run:
   never equals a tuple (as with ``==``); dicts and sets compare without order because expected
   values are parsed literals, not printed text. A candidate that prints ``True``, exits, returns an
   object with a forged ``__eq__`` or patches builtins cannot pass.
-* **Call examples of JavaScript, C++, Go, Java and Ruby queries** (HumanEval-X and MBXP prompts
+* **Call examples of JavaScript, C++, Go, Java, Ruby and Rust queries** (HumanEval-X and MBXP prompts
   write them in the language's syntax, or Go's and Java's partly in Python's) run candidates of the
   query's own language as a ``native`` test program the oracle runs like the dataset's own tests:
-  JavaScript, C++ and Ruby write the examples' own literals (:mod:`execir.rerank.execution.native_calls`), Go
-  and Java type them by each candidate's signature of the entry point
-  (:mod:`execir.rerank.execution.typed_calls`). Passing means every example holds; partial credit comes from
+  JavaScript, C++ and Ruby write the examples' own literals (:mod:`execir.rerank.execution.native_calls`), Go,
+  Java and Rust (examples from its doc comments' ``assert_eq!`` lines, :mod:`execir.rerank.execution.rust_doctests`)
+  type them by each candidate's signature of the entry point (:mod:`execir.rerank.execution.typed_calls`).
+  Passing means every example holds; partial credit comes from
   one-example runs (point 3); agreement runs the same probes as a native ``probe`` program whose
   printed canonical values the oracle reduces to a digest (:mod:`execir.rerank.execution.native_probes`).
 * **Sample input/output** runs candidates of any language the oracle runs stdio programs in

@@ -1,4 +1,5 @@
-"""Agreement probes for JavaScript, C++, Go, Java and Ruby candidates (pure: text in, text out).
+"""Agreement probes for JavaScript, C++, Go, Java and Ruby candidates (pure: text in, text out);
+Rust's probe program is written beside its checks (:func:`execir.rerank.execution.rust_calls.rust_probe_program`).
 
 The Python ``exec`` reranker splits the candidates that pass a query's examples by how they behave
 on *probe* inputs (:mod:`execir.rerank.execution.probes`). This module writes the same probes for the native

@@ -29,6 +29,9 @@ with several results (Go) is compared as the list of them, as Python compares a 
   runtime copies every value a ``Solution`` call returns into JDK classes before the helper sees
   it) and throws an ``AssertionError`` at the first failed example.
 
+Rust is typed the same way (:mod:`execir.rerank.execution.rust_calls`: a ``#[cfg(test)] mod tests``
+comparing a generic value of the result).
+
 This module dispatches through each language's declared writer (:mod:`execir.rerank.execution.writers`);
 :mod:`execir.rerank.execution.go_calls` and :mod:`execir.rerank.execution.java_calls` write each language,
 :mod:`execir.rerank.execution.typed_values` holds what they share.

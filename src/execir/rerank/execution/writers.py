@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from execir.language_declarations import declared, load
-from execir.rerank.execution import go_calls, java_calls, native_calls, native_probes
+from execir.rerank.execution import go_calls, java_calls, native_calls, native_probes, rust_calls
 from execir.rerank.execution.examples import CallExample, Examples
 from execir.rerank.execution.native_calls import Unwritable
 from execir.rerank.execution.typed_values import Signature
@@ -91,4 +91,11 @@ JAVA = CallWriter(
     native_probes.java_probe_program,
     signature=java_calls.java_signature,
     methods_indented=True,
+)
+RUST = CallWriter(
+    _typed(rust_calls.rust_check),
+    _program(rust_calls.rust_program),
+    _typed(rust_calls.rust_probe_call, probe=True),
+    rust_calls.rust_probe_program,
+    signature=rust_calls.rust_signature,
 )
