@@ -270,6 +270,11 @@ class SystemSummary:
     """Query language -> ``n`` and measure means."""
     rerank: RerankSummary | None = None
     """For a reranked system (``<first stage>>><reranker>``): its first stage, reranker and deltas; None for a first stage."""
+    usage: dict[str, Any] | None = None
+    """For an embedding API (``api:``/``http:``): ``requests``, ``inputs``, ``tokens`` (of which
+    ``estimated_tokens`` were counted, not reported), ``retries``, ``estimated_cost_usd`` (null
+    without a known price), the price and its source, and ``cached_texts`` (served from the cache,
+    not paid for); a hybrid's is keyed by part. None for local models."""
 
     @classmethod
     def of(cls, name: str, record: Mapping[str, Any]) -> SystemSummary:
@@ -286,6 +291,7 @@ class SystemSummary:
             analyses=GapAnalyses.of(record["analyses"]),
             by_language={g: dict(v) for g, v in record["by_language"].items()},
             rerank=RerankSummary.of(record["rerank"]) if record.get("rerank") is not None else None,
+            usage=dict(record["usage"]) if record.get("usage") is not None else None,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -301,6 +307,7 @@ class SystemSummary:
             "analyses": self.analyses.to_json(),
             "by_language": self.by_language,
             "rerank": self.rerank.to_json() if self.rerank is not None else None,
+            "usage": self.usage,
         }
 
 

@@ -13,7 +13,7 @@ from tests.report.test_folder_report import folder_result
 
 TOP_KEYS = {"toolkit", "dataset", "config", "tie_policy", "systems", "comparisons", "timing_seconds"}
 DATASET_KEYS = {"path", "name", "task", "language", "split", "manifest_sha256", "source", "queries", "documents"}
-SYSTEM_KEYS = {"spec", "config", "encoded_texts", "queries", "metrics", "tie_rate", "density_ablation", "analyses", "by_language", "rerank"}
+SYSTEM_KEYS = {"spec", "config", "encoded_texts", "queries", "metrics", "tie_rate", "density_ablation", "analyses", "by_language", "rerank", "usage"}
 ANALYSES_KEYS = {"n_queries", "k", "ties", "paired_mutant_share_of_misses", "canonical_below_distractor", "intrusion@10", "coreb_intrusion@10", "per_operator"}
 COMPARISON_KEYS = {"a", "b", "n", "mean_a", "mean_b", "mean_diff", "ci_low", "ci_high", "win", "tie", "loss", "b10", "b01", "p_value", "p_holm"}
 

@@ -218,7 +218,7 @@ def test_sentence_transformer_encoder_key_and_config_follow_the_task(tmp_path: P
 
 @pytest.mark.parametrize("provider", ["openai", "voyage", "cohere"])
 def test_api_providers_are_role_only(provider: str) -> None:
-    enc = api_encoder(provider, "m", transport=lambda url, headers, body: {})
+    enc = api_encoder(provider, "m")
     before = {role: enc.cache_key(role) for role in ROLES}
     for task in TASK_SPECS.values():
         enc.use_task(task)

@@ -29,7 +29,7 @@ from execir.rerank.base import Reranker
 from execir.rerank.chain import check_scores
 from execir.results import ActedOn, Comparison, DatasetFacts, Estimate, FolderResult, GapAnalyses, McNemar, RerankSummary, SystemSummary
 from execir.retrieve import get_retriever
-from execir.retrieve.base import Retriever, apply_task
+from execir.retrieve.base import Retriever, apply_task, retriever_usage, usage_since
 from execir.types import Run
 
 
@@ -102,11 +102,13 @@ def evaluate_systems(
         name = config.name if config.name is not None and len(config.retrievers) == 1 else retriever.name
         _check_unique(results, name, spec)
         apply_task(retriever, task)  # prompts may depend on the task
+        spent_before = retriever_usage(retriever)  # one retriever serves every folder of a collection
         with timer.stage("first stage"):
             retriever.index(dataset.corpus)
             run = truncate(without_identical(retriever.search(dataset.queries, top_k=search_depth(dataset, config.depth))), config.depth)
         config_record = retriever.config() if hasattr(retriever, "config") else {}
-        results.append(score_system(dataset, config, timer, SystemIdentity(name, spec, config_record, retriever.encoded_texts), run))
+        identity = SystemIdentity(name, spec, config_record, retriever.encoded_texts, usage_since(spent_before, retriever_usage(retriever)))
+        results.append(score_system(dataset, config, timer, identity, run))
     first_stages = list(results)
     for rerank_spec in config.reranks:
         reranker = (rerankers or {})[rerank_spec]
@@ -130,6 +132,8 @@ class SystemIdentity:
     spec: str
     config: dict[str, Any]
     encoded_texts: int
+    usage: dict[str, Any] | None = None
+    """What an embedding API cost this system (see :meth:`SystemSummary.usage`); None for local models."""
 
 
 def rerank_system(
@@ -233,6 +237,7 @@ def score_system(dataset: Dataset, config: EvalConfig, timer: Timer, identity: S
         spec=identity.spec,
         config=identity.config,
         encoded_texts=identity.encoded_texts,
+        usage=identity.usage,
         queries=len(dataset.qrels),
         metrics=metrics,
         tie_rate=ties_share,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from execir.types import Run
 
@@ -40,6 +40,34 @@ class Retriever(Protocol):
     def encoded_texts(self) -> int:
         """Number of texts encoded by a model (cache misses) since construction."""
         ...
+
+
+def retriever_usage(retriever: object) -> dict[str, Any] | None:
+    """``retriever.usage()`` when the retriever calls an embedding API (requests, tokens, estimated
+    cost, cache hits); None for local retrievers (``usage`` is not part of the protocol)."""
+    usage = getattr(retriever, "usage", None)
+    return usage() if callable(usage) else None
+
+
+NOT_COUNTS = frozenset({"usd_per_million_tokens"})
+"""Numbers in a usage block that are rates, not running counts."""
+
+
+def usage_since(before: dict[str, Any] | None, after: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The usage between two :func:`retriever_usage` snapshots of one retriever: its running counts
+    (requests, tokens, cost, cache hits; a hybrid's per part) minus those of ``before``."""
+    if after is None or before is None:
+        return after
+    out: dict[str, Any] = {}
+    for key, value in after.items():
+        earlier = before.get(key)
+        if isinstance(value, dict):
+            out[key] = usage_since(earlier if isinstance(earlier, dict) else None, value)
+        elif isinstance(value, int | float) and not isinstance(value, bool) and isinstance(earlier, int | float) and key not in NOT_COUNTS:
+            out[key] = value - earlier
+        else:
+            out[key] = value
+    return out
 
 
 def apply_task(retriever: object, task: TaskSpec | None) -> None:

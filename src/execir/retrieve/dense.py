@@ -161,6 +161,13 @@ class DenseRetriever:
         qids, q = self.encode_queries(queries)
         return search_embeddings(qids, q, self._doc_ids, docs, top_k=top_k, same=self._same)
 
+    def usage(self) -> dict[str, Any] | None:
+        """What an embedding API encoder spent (requests, inputs, tokens, estimated cost, retries) and
+        ``cached_texts``, the texts served from the cache; None for a local model."""
+        spent = getattr(self.encoder.encoder, "usage", None)
+        to_json = getattr(spent, "to_json", None)
+        return {**to_json(), "cached_texts": self.encoder.cached_texts} if callable(to_json) else None
+
     def config(self) -> dict[str, Any]:
         """JSON-able resolved configuration."""
         inner = getattr(self.encoder.encoder, "config", None)

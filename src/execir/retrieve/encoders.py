@@ -103,6 +103,9 @@ class CachingEncoder:
     Only unique cache misses reach the wrapped encoder, so a second run over the same texts with the
     same cache directory encodes nothing (and never loads the model, for lazy encoders). Caches are
     opened per key namespace, so a task that changes the effective prompt reads and writes its own.
+    ``cached_texts`` counts texts served from the cache. An encoder with a ``cache_chunk`` attribute
+    (the hosted APIs: one request's worth) is handed misses that many at a time, each stored as soon
+    as it returns, so an interrupted run keeps everything it paid for.
     """
 
     def __init__(self, encoder: Encoder, cache_dir: Path | None) -> None:
@@ -110,6 +113,7 @@ class CachingEncoder:
         self.name = encoder.name
         self.cache_dir = cache_dir
         self.encoded_texts = 0
+        self.cached_texts = 0
         self._caches: dict[str, EmbeddingCache] = {}
 
     def use_task(self, task: TaskSpec | None) -> None:
@@ -139,12 +143,14 @@ class CachingEncoder:
             return np.zeros((0, 0), dtype=np.float32)
         cache = self._cache(role)
         out, missing = cache.lookup(texts) if cache is not None else (None, list(range(len(texts))))
+        self.cached_texts += len(texts) - len(missing)
         unique = list(dict.fromkeys(texts[i] for i in missing))
         slot_of = {text: slot for slot, text in enumerate(unique)}
         targets = np.array(missing, dtype=np.int64)
         slots = np.array([slot_of[texts[i]] for i in missing], dtype=np.int64)
-        for start in range(0, len(unique), ENCODE_CHUNK):
-            part = unique[start : start + ENCODE_CHUNK]
+        chunk = max(1, int(getattr(self.encoder, "cache_chunk", ENCODE_CHUNK)))
+        for start in range(0, len(unique), chunk):
+            part = unique[start : start + chunk]
             vectors = np.asarray(self.encoder.encode(part, role=role, batch_size=batch_size), dtype=np.float32)
             self.encoded_texts += len(part)
             if cache is not None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from execir.errors import ExecIRError
-from execir.retrieve.base import Retriever
+from execir.retrieve.base import Retriever, retriever_usage
 from execir.types import Run
 
 if TYPE_CHECKING:
@@ -89,6 +89,11 @@ class HybridRetriever:
         depth = max(top_k, self.depth)
         runs = [part.search(queries, top_k=depth) for part in self.parts]
         return rrf(runs, k=self.k, top_k=top_k)
+
+    def usage(self) -> dict[str, Any] | None:
+        """Each API-backed part's usage by part name; None when no part calls an API."""
+        spent = {p.name: retriever_usage(p) for p in self.parts}
+        return {name: u for name, u in spent.items() if u is not None} or None
 
     def config(self) -> dict[str, Any]:
         """JSON-able resolved configuration."""

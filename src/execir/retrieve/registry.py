@@ -9,8 +9,16 @@ Grammar::
                               or commit) or a local model directory
     hybrid                    RRF (k=60) of bm25 and dense
     hybrid:<specA>+<specB>    RRF of any two non-hybrid specs
-    api:<provider>:<model>    a hosted embedding API: openai, voyage or cohere (key from the
-                              environment: OPENAI_API_KEY, VOYAGE_API_KEY, CO_API_KEY)
+    api:<provider>:<model>[,<option>=<value>...]
+                              a hosted embedding API (execir.retrieve.api): openai, voyage,
+                              cohere, gemini, jina, mistral or nomic, key from the environment
+                              (OPENAI_API_KEY, VOYAGE_API_KEY, CO_API_KEY, GEMINI_API_KEY,
+                              JINA_API_KEY, MISTRAL_API_KEY, NOMIC_API_KEY); options dim, dtype
+                              (voyage, mistral), batch, base_url (or EXECIR_<PROVIDER>_BASE_URL)
+    http:<url>@<model>[,api=openai|tei|ollama][,<option>=<value>...]
+                              a self-hosted embedding server (OpenAI-compatible /v1/embeddings,
+                              text-embeddings-inference /embed, Ollama /api/embed); options dim,
+                              batch, prompts=auto|none, key_env
 
 A ``dense:`` argument that starts with ``/``, ``./``, ``../`` or ``~`` is a local directory and
 must exist; anything else is a hub id. A local directory that exists is never split at ``@``.
@@ -29,7 +37,15 @@ from execir.retrieve.fusion import HybridRetriever
 from execir.retrieve.st import INSTALL_HINT, SentenceTransformerEncoder
 
 DEFAULT_DENSE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
-SPEC_FORMS = ("bm25", "dense", "dense:<model id or local path>[@<revision>]", "hybrid", "hybrid:<specA>+<specB>", "api:<provider>:<model>")
+SPEC_FORMS = (
+    "bm25",
+    "dense",
+    "dense:<model id or local path>[@<revision>]",
+    "hybrid",
+    "hybrid:<specA>+<specB>",
+    "api:<provider>:<model>",
+    "http:<url>@<model>",
+)
 
 
 SPEC_HELP = """retriever specs (--retriever, repeatable):
@@ -40,8 +56,17 @@ SPEC_HELP = """retriever specs (--retriever, repeatable):
   dense:<local path>            a sentence-transformers model directory (/..., ./..., ../..., ~/...)
   hybrid                        reciprocal-rank fusion (k=60) of bm25 and dense
   hybrid:<specA>+<specB>        fusion of any two non-hybrid specs (e.g. hybrid:bm25+dense:BAAI/bge-small-en-v1.5)
-  api:<provider>:<model>        hosted embeddings; provider is openai, voyage or cohere, the key comes
-                                from OPENAI_API_KEY, VOYAGE_API_KEY or CO_API_KEY"""
+  api:<provider>:<model>[,opt=v] hosted embeddings, each provider called with its own query/document
+                                roles; provider (key variable): openai (OPENAI_API_KEY), voyage
+                                (VOYAGE_API_KEY), cohere (CO_API_KEY), gemini (GEMINI_API_KEY), jina
+                                (JINA_API_KEY), mistral (MISTRAL_API_KEY), nomic (NOMIC_API_KEY);
+                                options: dim=N, dtype=float|int8|uint8 (voyage, mistral), batch=N,
+                                base_url=URL (or EXECIR_<PROVIDER>_BASE_URL), e.g.
+                                api:gemini:gemini-embedding-001,dim=768
+  http:<url>@<model>[,opt=v]    a self-hosted server: api=openai (default; vLLM, Infinity, LM Studio),
+                                api=tei (text-embeddings-inference) or api=ollama; options dim=N,
+                                batch=N, prompts=auto|none, key_env=VAR, e.g.
+                                http:http://127.0.0.1:7997@minilm,api=openai"""
 """The spec grammar as shown by ``execir eval --help`` (the forms :func:`get_retriever` accepts)."""
 
 
@@ -109,12 +134,10 @@ def get_retriever(
         if any(p.startswith("hybrid") for p in parts):
             raise _bad_spec(spec, "hybrid parts cannot be hybrid")
         return HybridRetriever([get_retriever(p, cache_dir=cache_dir, batch_size=batch_size, device=device, progress=progress) for p in parts])
-    if kind == "api":
-        from execir.retrieve.api import api_encoder
+    if kind in ("api", "http"):
+        from execir.retrieve.api import encoder_from_spec
 
-        provider, _, model = arg.partition(":")
-        if not provider or not model:
-            raise _bad_spec(spec, "api needs api:<provider>:<model>")
-        encoder = api_encoder(provider, model)
-        return DenseRetriever(encoder, cache_dir=cache_dir, batch_size=batch_size)
+        if not arg:
+            raise _bad_spec(spec, "api needs api:<provider>:<model>" if kind == "api" else "http needs http:URL@MODEL")
+        return DenseRetriever(encoder_from_spec(kind, arg), cache_dir=cache_dir, batch_size=batch_size)
     raise _bad_spec(spec, f"'{kind}' is not a retriever kind" if kind != "bm25" else "bm25 takes no argument")
