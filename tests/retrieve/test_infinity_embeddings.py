@@ -1,12 +1,18 @@
-"""A real Infinity server's ``/embeddings`` against in-process sentence-transformers over one model folder."""
+"""A real Infinity server's ``/embeddings`` against in-process sentence-transformers over one model folder,
+and ``execir eval`` through it (``http:URL@MODEL,api=openai``) against ``dense``."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 
+from execir.cli import main
 from execir.retrieve.registry import bundled_minilm_path
 from execir.retrieve.st import SentenceTransformerEncoder
 from tests.infinity_server import InfinityServer
+from tests.train.helpers import write_build
 
 TEXTS = (
     "Return the smallest even number in the list.",
@@ -37,3 +43,14 @@ def test_infinity_vectors_agree_with_in_process_sentence_transformers(infinity_m
     assert cosines.min() >= MIN_COSINE, f"text {worst} ({TEXTS[worst][:40]!r}) has cosine {cosines[worst]:.6f}"
     # distinct texts stay distinct: the comparison is not between two constant outputs
     assert float(served[1] @ served[2]) < 0.9999 and float(served[0] @ served[7]) < 0.9
+
+
+def test_eval_through_infinity_measures_as_in_process_dense(infinity_minilm: InfinityServer, tmp_path: Path) -> None:
+    folder = write_build(tmp_path / "build", problems=6) / "t2c-description"
+    served = f"http:{infinity_minilm.url}@minilm,api=openai"
+    args = ["eval", str(folder), "--retriever", "dense", "--retriever", served, "--split", "all", "--cache-dir", str(tmp_path / "cache")]
+    assert main([*args, "--out", str(tmp_path / "o"), "--no-progress"]) == 0
+    systems = json.loads((tmp_path / "o" / "results.json").read_text())["systems"]
+    assert sorted(systems) == ["dense-all-MiniLM-L6-v2", "dense-http-minilm"]
+    assert systems["dense-http-minilm"]["metrics"] == systems["dense-all-MiniLM-L6-v2"]["metrics"]
+    assert systems["dense-http-minilm"]["metrics"]["ndcg@10"]["mean"] > 0
