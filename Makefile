@@ -5,6 +5,10 @@ PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# the Infinity server (tests of the HTTP embedding and rerank clients) lives in its own venv:
+# its pins (sentence-transformers <4, numpy <2) conflict with ExecIR's
+INFINITY_VENV := .venv-infinity
+INFINITY_STAMP := $(INFINITY_VENV)/.installed
 
 .PHONY: demo test test-all setup system-deps bench clean
 
@@ -38,7 +42,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dense,rerank,report,test,interop,ray]'
 	touch $(STAMP)
 
-setup: system-deps $(STAMP)
+$(INFINITY_STAMP): requirements/infinity.txt
+	@command -v $(PY) >/dev/null 2>&1 || { echo "error: $(PY) not found (set PY=/path/to/python3.11)"; exit 1; }
+	rm -rf $(INFINITY_VENV)
+	$(PY) -m venv $(INFINITY_VENV)
+	$(INFINITY_VENV)/bin/pip install -q --upgrade pip
+	$(INFINITY_VENV)/bin/pip install -q torch==2.13.0
+	$(INFINITY_VENV)/bin/pip install -q -r requirements/infinity.txt
+	touch $(INFINITY_STAMP)
+
+setup: system-deps $(STAMP) $(INFINITY_STAMP)
 
 demo: setup
 	$(BIN)/execir run
@@ -48,14 +61,14 @@ test: setup
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m tests.check_collected
-	$(BIN)/python -m pytest -q -m "not slow"
+	EXECIR_REQUIRE_INFINITY=1 $(BIN)/python -m pytest -q -m "not slow"
 
 test-all: setup
-	$(BIN)/python -m pytest -q
+	EXECIR_REQUIRE_INFINITY=1 $(BIN)/python -m pytest -q
 
 bench: setup
 	$(BIN)/pip install -q rank-bm25 faiss-cpu threadpoolctl
 	for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 clean:
-	rm -rf $(VENV) .execir-cache out
+	rm -rf $(VENV) $(INFINITY_VENV) .execir-cache out

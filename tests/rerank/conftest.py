@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.retrieve.conftest import loopback  # noqa: F401  (the loopback HTTP server, for the rerank API contract tests)
+
 SEED = 0
 
 

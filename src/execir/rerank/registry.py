@@ -5,6 +5,11 @@ Grammar::
     ce:<model>[@<rev>]     a cross-encoder: a hub id (optionally pinned to a branch, tag or commit)
                            or a local model directory
     llm:<model>[@<rev>]    a causal language model scoring relevance, hub id or local directory
+    api:<provider>/<model> a hosted rerank API: cohere, jina or voyage (key in $CO_API_KEY,
+                           $JINA_API_KEY or $VOYAGE_API_KEY), scores cached under the cache root
+    http:<url>[@<model>][,api=infinity|cohere|tei][,batch=N]
+                           a self-hosted /rerank endpoint (Infinity, a Cohere-compatible server,
+                           text-embeddings-inference); scores cached by server URL and model
     exec                   the execution reranker: candidates that pass the query's examples first,
                            the largest group that agrees on probe inputs first among them
     exec:plain             the same, two groups only: pass every example or not
@@ -31,6 +36,8 @@ from execir.rerank.chain import RerankChain
 RERANK_SPEC_FORMS = (
     "ce:<model id or local path>[@<revision>]",
     "llm:<model id or local path>[@<revision>]",
+    "api:cohere|jina|voyage/<model>",
+    "http:<url>[@<model>][,api=infinity|cohere|tei][,batch=N]",
     "exec",
     "exec:plain",
     "fuse:<weight 0..1>[,<task>=<weight>...]:<spec>",
@@ -41,6 +48,11 @@ RERANK_SPEC_HELP = """rerank specs (--rerank, repeatable; each reranks every ret
   ce:<model id>[@<revision>]    a cross-encoder from the hub, optionally pinned (e.g. ce:BAAI/bge-reranker-base)
   ce:<local path>               a cross-encoder model directory (/..., ./..., ../..., ~/...)
   llm:<model id or path>[@rev]  a causal language model judging relevance (e.g. llm:Qwen/Qwen2.5-0.5B-Instruct)
+  api:<provider>/<model>        a hosted rerank API: api:cohere/rerank-v3.5 ($CO_API_KEY), api:jina/<model>
+                                ($JINA_API_KEY), api:voyage/rerank-2.5 ($VOYAGE_API_KEY); scores cached
+  http:<url>[@<model>][,api=...] a self-hosted /rerank endpoint: api=infinity (default; raw scores),
+                                api=cohere (Cohere-compatible servers) or api=tei; batch=N documents a call
+                                (e.g. http:http://127.0.0.1:7997@my-ce)
   exec                          execution: candidates that pass the query's examples first; among them
                                 the largest group agreeing on probe inputs made from the examples;
                                 failing ones by the share of examples passed (verdicts cached;
@@ -78,6 +90,7 @@ def split_model(spec: str, model: str) -> tuple[str, str | None]:
 
 def _model_reranker(kind: str, spec: str, arg: str, options: dict[str, Any]) -> Reranker:
     model, revision = split_model(spec, arg)
+    options = {name: value for name, value in options.items() if name != "cache_dir"}  # models keep no score cache
     if kind == "ce":
         from execir.rerank.cross_encoder import CrossEncoderReranker
 
@@ -89,6 +102,11 @@ def _model_reranker(kind: str, spec: str, arg: str, options: dict[str, Any]) -> 
 
 def _single(spec: str, *, oracle_config: OracleConfig, options: dict[str, Any]) -> Reranker:
     kind, _, arg = spec.partition(":")
+    if kind in ("api", "http"):
+        from execir.rerank.api import hosted_reranker, http_reranker
+
+        make = hosted_reranker if kind == "api" else http_reranker
+        return make(spec, arg, cache_dir=options["cache_dir"], batch_size=options.get("batch_size"))
     if kind == "fuse":
         from execir.dataset.spec import TASK_SPECS
         from execir.rerank.fusion import FusionReranker, parse_weights
@@ -127,14 +145,14 @@ def get_reranker(
     """Build the reranker named by ``spec`` (see the module docstring for the grammar).
 
     ``oracle_config`` runs the ``exec`` reranker; ``device`` and ``batch_size`` go to model
-    rerankers (None: each implementation's own default). ``cache_dir`` is the cache root the
-    caller uses for models' outputs; none of the current reranker kinds keeps a cache there.
+    rerankers (None: each implementation's own default; for ``api:``/``http:`` the most documents
+    per call). ``cache_dir`` is the cache root for models' outputs: the rerank APIs keep their
+    scores there (None: in memory only).
     """
-    del cache_dir  # no reranker kind caches scores yet; kept so callers pass one root for every kind
     spec = spec.strip()
     if not spec:
         raise _bad_spec(spec, "empty spec")
-    options: dict[str, Any] = {"device": device, "progress": progress}
+    options: dict[str, Any] = {"device": device, "progress": progress, "cache_dir": cache_dir}
     if batch_size is not None:
         options["batch_size"] = batch_size
     parts = spec.split("+")

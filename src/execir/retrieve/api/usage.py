@@ -34,6 +34,7 @@ class Price:
 _OPENAI = "openai.com/api/pricing; embeddingcost.com (May 2026)"
 _VOYAGE = "docs.voyageai.com/docs/pricing; aitot.net embeddings pricing 2026"
 _COHERE = "cohere.com/pricing; embeddingcost.com (May 2026)"
+_VOYAGE_RERANK = "docs.voyageai.com/docs/pricing; usagepricing.com Voyage AI (2026): rerank tokens = query tokens x documents + document tokens"
 PRICES: dict[str, Price] = {
     "openai:text-embedding-3-small": Price(0.02, _OPENAI),
     "openai:text-embedding-3-large": Price(0.13, _OPENAI),
@@ -49,8 +50,28 @@ PRICES: dict[str, Price] = {
     "mistral:codestral-embed": Price(0.15, "docs.mistral.ai code_embeddings; shared/design/endpoints-and-training.md section 1"),
     "mistral:codestral-embed-2505": Price(0.15, "docs.mistral.ai code_embeddings; shared/design/endpoints-and-training.md section 1"),
     "mistral:mistral-embed": Price(0.10, "mistral.ai/pricing; aitot.net embeddings pricing 2026"),
+    "voyage:rerank-2.5": Price(0.05, _VOYAGE_RERANK),
+    "voyage:rerank-2.5-lite": Price(0.02, _VOYAGE_RERANK),
 }
 """``provider:model`` -> price. Self-hosted servers (``http:``) cost nothing per token here."""
+
+
+@dataclass(frozen=True)
+class SearchPrice:
+    """US dollars per thousand searches (Cohere's rerank unit: one query with up to 100 documents,
+    a document over 500 tokens counting as several), and where that figure was read."""
+
+    usd_per_thousand: float
+    source: str
+
+
+_COHERE_RERANK = "cohere.com/pricing ($2.00 per 1,000 searches; artificial-intelligence-wiki.com Cohere Rerank guide, Dec 2025)"
+SEARCH_PRICES: dict[str, SearchPrice] = {
+    "cohere:rerank-v3.5": SearchPrice(2.0, _COHERE_RERANK),
+    "cohere:rerank-v4.0-pro": SearchPrice(2.0, _COHERE_RERANK),
+    "cohere:rerank-v4.0-fast": SearchPrice(2.0, _COHERE_RERANK),
+}
+"""``provider:model`` -> price for APIs billed per search rather than per token (rerank)."""
 
 
 @dataclass
