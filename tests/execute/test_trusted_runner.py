@@ -54,7 +54,7 @@ def test_a_record_is_the_same_evidence_as_in_the_sandbox(ruby, runner):
 
 
 def test_budgets_the_cap_and_the_exit_status(ruby, runner):
-    busy = runner.run(driver(ruby, "loop {}\n"), Limits(0.3, 3.0), NONCE, 100)
+    busy = runner.run(driver(ruby, "loop {}\n"), Limits(0.3, 10.0), NONCE, 100)
     assert busy is not None and busy.timeout == "cpu" and busy.exit_code is not None and busy.exit_code < 0
     asleep = runner.run(driver(ruby, "sleep 30\n"), Limits(0.3, 0.6), NONCE, 100)
     assert asleep is not None and asleep.timeout == "wall"

@@ -46,6 +46,7 @@ import subprocess
 
 from execir.execute.runtimes import php_split
 from execir.execute.runtimes.base import HIDE_NONCE, Plan, Profile, Runtime, Toolchain, harness_source
+from execir.execute.sandbox.trusted_runner import TrustedSpec
 
 PROGRAM = "program.php"
 TESTS = "tests.php"
@@ -105,20 +106,14 @@ class PhpRuntime(Runtime):
         lines = probe.stdout.splitlines()
         version, extension_dir = (lines + ["unknown", ""])[:2]
         loaded = [name for name in EXTENSIONS if extension_dir and os.path.isfile(os.path.join(extension_dir, f"{name}.so"))]
-        paths = dict(paths, extension_dir=extension_dir, extensions=",".join(loaded))
+        posix = "posix" if extension_dir and os.path.isfile(os.path.join(extension_dir, "posix.so")) else ""
+        paths = dict(paths, extension_dir=extension_dir, extensions=",".join(loaded), posix=posix)
         return Toolchain(self.name, f"PHP {version} -n {' '.join(loaded)}", paths)
 
     @staticmethod
     def command(toolchain: Toolchain) -> tuple[str, ...]:
         """``php -n`` with :data:`SETTINGS` and the toolchain's extensions."""
-        args = [toolchain.paths["php"], "-n"]
-        for setting in SETTINGS:
-            args += ["-d", setting]
-        if toolchain.paths.get("extensions"):
-            args += ["-d", f"extension_dir={toolchain.paths['extension_dir']}"]
-            for name in toolchain.paths["extensions"].split(","):
-                args += ["-d", f"extension={name}"]
-        return tuple(args)
+        return _command(toolchain, SETTINGS, ())
 
     @staticmethod
     def check(toolchain: Toolchain) -> tuple[str, ...]:
@@ -143,6 +138,36 @@ class PhpRuntime(Runtime):
 
     def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
         return php_split.judge_plan(self.command(toolchain), reference, tests, entry_point, calls, results)
+
+    def trusted_spec(self, toolchain: Toolchain) -> TrustedSpec | None:
+        """The record and judge runs in a warm ``php`` that forks a child per run
+        (``harness/php_trusted.php``): :meth:`command`'s settings, but ``pcntl_fork`` allowed and
+        the ``posix`` extension loaded (the runner's own tools: sessions, rlimits, kills); None when
+        the toolchain has no ``posix`` extension (the runs stay in the sandbox)."""
+        if not toolchain.paths.get("posix"):
+            return None
+        settings = tuple(RUNNER_DISABLED if s.startswith("disable_functions=") else s for s in SETTINGS)
+        argv = (*_command(toolchain, settings, ("posix",)), "-r", TRUSTED_SERVER)
+        return TrustedSpec(argv, self.command(toolchain), channel="pipe")
+
+
+TRUSTED_SERVER = php_split.body("php_trusted.php")
+"""The trusted runner's source, as ``php -r`` takes it (no opening tag)."""
+RUNNER_DISABLED = "disable_functions=" + ",".join(name for name in DISABLED if name not in ("pcntl_fork",))
+"""The trusted runner's ``disable_functions``: the runs' list but ``pcntl_fork`` (it forks each run's
+child; the record and judge runs hold trusted code only, which calls no process function)."""
+
+
+def _command(toolchain: Toolchain, settings: tuple[str, ...], more: tuple[str, ...]) -> tuple[str, ...]:
+    args = [toolchain.paths["php"], "-n"]
+    for setting in settings:
+        args += ["-d", setting]
+    extensions = [name for name in toolchain.paths.get("extensions", "").split(",") if name] + list(more)
+    if extensions:
+        args += ["-d", f"extension_dir={toolchain.paths['extension_dir']}"]
+        for name in extensions:
+            args += ["-d", f"extension={name}"]
+    return tuple(args)
 
 
 RUNTIME = PhpRuntime("php", (".php",), ("php-cli", "php-mbstring"), Profile(address_space=True, nproc=64, compile_cpu_seconds=10.0, compile_wall_seconds=60.0))

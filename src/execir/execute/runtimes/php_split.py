@@ -49,7 +49,7 @@ _STRICT = re.compile(
 )
 
 
-def _body(name: str) -> str:
+def body(name: str) -> str:
     """A harness file's text without its opening ``<?php`` (to append it to another)."""
     text = harness_source(name)
     if not text.startswith("<?php\n"):
@@ -58,9 +58,9 @@ def _body(name: str) -> str:
 
 
 _WIRE = harness_source("php_wire.php")
-RECORDER = _WIRE + _body("php_entry.php") + _body("php_record.php")
-CALLER = _WIRE + _body("php_call.php")
-JUDGE = _WIRE + _body("php_entry.php") + _body("php_judge.php")
+RECORDER = _WIRE + body("php_entry.php") + body("php_record.php")
+CALLER = _WIRE + body("php_call.php")
+JUDGE = _WIRE + body("php_entry.php") + body("php_judge.php")
 
 
 def strict_types(program: str) -> bool:

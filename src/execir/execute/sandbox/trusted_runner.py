@@ -19,6 +19,7 @@ protocol is restarted and the run reports ``server_lost`` (UNDECIDED, never a ve
 from __future__ import annotations
 
 import base64
+import fcntl
 import os
 import shutil
 import socket
@@ -34,24 +35,37 @@ from execir.execute.runtimes.base import Plan
 
 START_SECONDS = 10.0
 GRACE_SECONDS = 5.0
+"""How long past a run's wall budget the runner may take to answer before it counts as lost."""
 _NOTHING_TO_COMPILE = {"op": "compiled", "ok": True, "status": 0, "cpu": 0.0, "log": ""}
 """The compile report of a trusted run (its plans have no compile step)."""
-"""How long past a run's wall budget the runner may take to answer before it counts as lost."""
+DECLINED = {"op": "decline"}
+"""A runner's answer to a request it cannot read (the plan then runs in the sandbox)."""
 
 
 @dataclass(frozen=True)
 class TrustedSpec:
-    """How a runtime's trusted plans run warm: the runner's command (its last argument, the control
-    socket's descriptor, is added at start) and the interpreter prefix a plan's run command must
-    have (the script and its arguments follow it)."""
+    """How a runtime's trusted plans run warm: the runner's command (the control socket's
+    descriptor is added to it at start) and the interpreter prefix a plan's run command must have
+    (the script and its arguments follow it).
+
+    ``channel``: how a child gets its fd 3. ``"null"``: the runner starts with fd 3 open on
+    /dev/null (so its runtime keeps that number free) and points each child's fd 3 at a pipe of its
+    own (Ruby). ``"pipe"``: for a runtime that cannot move a descriptor onto fd 3 (PHP has no
+    ``dup2``), the runner starts with fd 3 as the write end of one pipe that every child inherits,
+    its read end's descriptor added after the control socket's; runs are one at a time."""
 
     argv: tuple[str, ...]
     prefix: tuple[str, ...]
+    channel: str = "null"
+
+    def takes(self, plan: Plan) -> bool:
+        """Whether ``plan`` is of this interpreter's shape (no compile step, this command)."""
+        return not plan.compile and plan.run[: len(self.prefix)] == self.prefix and len(plan.run) > len(self.prefix)
 
     def request(self, plan: Plan, limits: Limits, nonce: str, cap: int) -> dict | None:
         """The runner's request for ``plan``, or None when the plan is not of this interpreter's
         shape (a compile step, another command): it then runs in the sandbox."""
-        if plan.compile or plan.run[: len(self.prefix)] != self.prefix or len(plan.run) <= len(self.prefix):
+        if not self.takes(plan):
             return None
         script, *args = plan.run[len(self.prefix) :]
         return {
@@ -63,6 +77,8 @@ class TrustedSpec:
             "cpu": limits.cpu_seconds,
             "wall": limits.wall_seconds,
             "memory_mb": limits.memory_mb,
+            "file_size_mb": limits.file_size_mb,
+            "nofile": limits.nofile,
             "cap": cap,
         }
 
@@ -80,8 +96,8 @@ class TrustedRunner:
         self._lock = threading.Lock()
 
     def run(self, plan: Plan, limits: Limits, nonce: str, cap: int) -> Raw | None:
-        """``plan``'s evidence, or None when it is not of this runner's shape or the runner cannot
-        start here (the plan then runs in the sandbox)."""
+        """``plan``'s evidence, or None when it is not of this runner's shape, the runner cannot
+        start here or it declines the request (the plan then runs in the sandbox)."""
         request = self.spec.request(plan, limits, nonce, cap)
         if request is None:
             return None
@@ -89,6 +105,8 @@ class TrustedRunner:
             if (self.process is None or self.process.poll() is not None) and not self._start():
                 return None
             reply = self._ask(request, limits.wall_seconds + GRACE_SECONDS)
+            if reply == DECLINED:
+                return None
             if reply is None:
                 self.restarts += 1
                 self.stop()
@@ -104,16 +122,23 @@ class TrustedRunner:
         os.chmod(self.root, 0o700)
         ctrl, remote = socket.socketpair()
         extra_groups: list[int] | None = [] if self.uid is not None else None
+        # fd 3 set by the shell before the interpreter starts (every descriptor passed is numbered
+        # above it): on /dev/null, so the runtime keeps it free for the children's fd 3 (the channel
+        # every trusted harness writes), or on the shared channel's pipe (handed over as stdout)
+        held = [_above_three(remote.fileno())]
+        redirect, args, out = "3</dev/null", [str(held[0])], subprocess.DEVNULL
+        if self.spec.channel == "pipe":
+            reader, out = os.pipe()
+            held.append(_above_three(reader, close=True))
+            redirect, args = "3>&1 1>/dev/null", [*args, str(held[1])]
         try:
             self.process = subprocess.Popen(
-                # fd 3 open (on /dev/null) before the interpreter starts, so its runtime keeps it free
-                # for the children's fd 3 (the channel every trusted harness writes)
-                ["/bin/sh", "-c", 'exec "$0" "$@" 3</dev/null', *self.spec.argv, str(remote.fileno())],
-                pass_fds=(remote.fileno(),),
+                ["/bin/sh", "-c", f'exec "$0" "$@" {redirect}', *self.spec.argv, *args],
+                pass_fds=tuple(held),
                 env={"PATH": "/usr/bin:/bin", "TMPDIR": self.root, "HOME": self.root, "LANG": "C.UTF-8"},
                 cwd=self.root,
                 stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
+                stdout=out,
                 stderr=subprocess.DEVNULL,
                 start_new_session=True,
                 user=self.uid,
@@ -126,6 +151,8 @@ class TrustedRunner:
             return False
         finally:
             remote.close()
+            for fd in held + ([out] if out != subprocess.DEVNULL else []):
+                os.close(fd)
         self.ctrl = ctrl
         hello = _receive(ctrl, START_SECONDS)
         if not isinstance(hello, dict) or hello.get("op") != "hello":
@@ -140,6 +167,8 @@ class TrustedRunner:
         except OSError:
             return None
         reply = _receive(self.ctrl, seconds)
+        if reply == DECLINED:
+            return DECLINED
         return reply if isinstance(reply, dict) and isinstance(reply.get("data"), str) else None
 
     def stop(self) -> None:
@@ -157,6 +186,14 @@ class TrustedRunner:
         if self.root:
             shutil.rmtree(self.root, ignore_errors=True)
             self.root = ""
+
+
+def _above_three(fd: int, close: bool = False) -> int:
+    """A copy of ``fd`` numbered above 3 (the shell's redirection of fd 3 would replace it)."""
+    copy = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+    if close:
+        os.close(fd)
+    return copy
 
 
 def _receive(sock: socket.socket, seconds: float) -> object | None:
