@@ -32,7 +32,7 @@ def ruby():
 @pytest.fixture
 def runner(ruby):
     rt, toolchain = ruby
-    running = TrustedRunner(rt.trusted_spec(toolchain), None)
+    running = TrustedRunner(rt.trusted_specs(toolchain)[0], None)
     yield running
     running.stop()
 
@@ -103,7 +103,7 @@ def test_syntax_errors_are_error_before_any_calls_run():
 
 def test_a_runner_that_cannot_start_leaves_the_plan_to_the_sandbox(ruby):
     rt, toolchain = ruby
-    spec = rt.trusted_spec(toolchain)
+    spec = rt.trusted_specs(toolchain)[0]
     broken = TrustedRunner(TrustedSpec(("/bin/false",), spec.prefix), None)
     try:
         assert broken.run(driver(ruby, "IO.for_fd(3).syswrite('ok')\n"), LIMITS, NONCE, 100) is None

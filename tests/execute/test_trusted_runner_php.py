@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 
 import pytest
 
@@ -26,7 +27,7 @@ NONCE = "cd" * 16
 def php():
     found = runtime("php")
     toolchain = found.discover()
-    if found.trusted_spec(toolchain) is None:
+    if not found.trusted_specs(toolchain):
         pytest.skip("php has no posix extension here")
     return found, toolchain
 
@@ -34,7 +35,7 @@ def php():
 @pytest.fixture
 def runner(php):
     rt, toolchain = php
-    running = TrustedRunner(rt.trusted_spec(toolchain), None)
+    running = TrustedRunner(rt.trusted_specs(toolchain)[0], None)
     yield running
     running.stop()
 
@@ -125,6 +126,44 @@ def test_plans_of_another_shape_and_unreadable_requests_stay_in_the_sandbox(php,
     assert again is not None and again.completion == b"ok"
 
 
+SYNTAX_CASES = (
+    OK,
+    "<?php\nfunction add($a, $b) {\n    return $a +;\n}\n",
+    "<?php\nfunction add($a, $b) { break; }\n",
+    "<?php\nfunction add($a, $b) { return 1; }\nfunction add($a, $b) { return 2; }\n",
+    "<?php\nfunction strlen($s) { return 0; }\n",
+    "<?php\nfunction mb_strlen($s) { return 0; }\nclass ExecIRTrusted {}\n",
+    "<?php\nfwrite(fopen('php://fd/3', 'w'), 'ran');\nexit(0);\nfunction add($a, $b) { return $a + $b; }\n",
+    "<?php\n__halt_compiler(); anything { here",
+    "<?php\nclass A { public function f() { $this = 1; } }\n",
+)
+"""Programs ``php -l`` accepts or refuses: parse errors, compile-time fatal errors, names of internal
+functions (``php -l`` loads no extension), and top-level code that must never run."""
+
+
+def test_the_syntax_check_decides_as_php_l_in_the_runner_and_in_the_sandbox(php, tmp_path):
+    rt, toolchain = php
+    specs = rt.trusted_specs(toolchain)
+    if len(specs) < 2:
+        pytest.skip("php has no OPcache here")
+    syntax = TrustedRunner(specs[1], None)
+    budget = Limits(1.0, 4.0)
+    try:
+        for program in SYNTAX_CASES:
+            plan = rt.syntax_plan(toolchain, program)
+            assert plan is not None and not specs[0].takes(plan) and specs[1].takes(plan)
+            warm, cold = syntax.run(plan, budget, NONCE, 1 << 16), sandbox(plan, 1 << 16)
+            (tmp_path / "program.php").write_text(program)
+            lint = subprocess.run([toolchain.paths["php"], "-n", "-l", "program.php"], cwd=tmp_path, capture_output=True, text=True)
+            assert warm is not None and (warm.exit_code, warm.completion) == (cold.exit_code, cold.completion), program
+            assert (decide.decide_syntax(warm) is None) == (lint.returncode == 0), program
+            if lint.returncode:
+                assert decide.decide_syntax(warm).verdict is Verdict.ERROR and lint.stdout.strip().splitlines()[0] in warm.completion.decode(), program
+        assert syntax.restarts == 0
+    finally:
+        syntax.stop()
+
+
 def test_verdicts_through_the_oracle():
     jobs = [
         Job(text, TESTS, "add", Limits(1.0, 4.0), reference=OK, language="php")
@@ -134,12 +173,12 @@ def test_verdicts_through_the_oracle():
         verdicts = [r.verdict for r in oracle.run(jobs)]
         lost = sum(runner.restarts for slot in oracle.slots for runner in slot.trusted.values())
         warm = sum(runner.process is not None for slot in oracle.slots for runner in slot.trusted.values())
-    assert verdicts == [Verdict.PASS, Verdict.FAIL, Verdict.ERROR, Verdict.TIMEOUT] and lost == 0 and warm == 1
+    assert verdicts == [Verdict.PASS, Verdict.FAIL, Verdict.ERROR, Verdict.TIMEOUT] and lost == 0 and warm == 2
 
 
 def test_a_runner_that_cannot_start_leaves_the_plan_to_the_sandbox(php):
     rt, toolchain = php
-    spec = rt.trusted_spec(toolchain)
+    spec = rt.trusted_specs(toolchain)[0]
     broken = TrustedRunner(TrustedSpec(("/bin/false",), spec.prefix, channel="pipe"), None)
     try:
         assert broken.run(driver(php, write3("'ok'")), LIMITS, NONCE, 100) is None

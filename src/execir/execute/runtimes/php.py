@@ -106,8 +106,8 @@ class PhpRuntime(Runtime):
         lines = probe.stdout.splitlines()
         version, extension_dir = (lines + ["unknown", ""])[:2]
         loaded = [name for name in EXTENSIONS if extension_dir and os.path.isfile(os.path.join(extension_dir, f"{name}.so"))]
-        posix = "posix" if extension_dir and os.path.isfile(os.path.join(extension_dir, "posix.so")) else ""
-        paths = dict(paths, extension_dir=extension_dir, extensions=",".join(loaded), posix=posix)
+        found = {name: name if extension_dir and os.path.isfile(os.path.join(extension_dir, f"{name}.so")) else "" for name in ("posix", "opcache")}
+        paths = dict(paths, extension_dir=extension_dir, extensions=",".join(loaded), **found)
         return Toolchain(self.name, f"PHP {version} -n {' '.join(loaded)}", paths)
 
     @staticmethod
@@ -134,21 +134,34 @@ class PhpRuntime(Runtime):
         return php_split.record_plan(self.command(toolchain), reference, tests, entry_point)
 
     def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
-        return php_split.call_plan(self.command(toolchain), self.check(toolchain), program, entry_point, calls)
+        check = () if toolchain.paths.get("opcache") else self.check(toolchain)
+        return php_split.call_plan(self.command(toolchain), check, program, entry_point, calls)
+
+    def syntax_plan(self, toolchain: Toolchain, program: str) -> Plan | None:
+        """``php -l``'s decision before the candidate's calls run, by OPcache (compiled, never run)
+        in the syntax runner of :meth:`trusted_specs`; None without OPcache (``php -l`` is then the
+        calls run's compile step)."""
+        if not toolchain.paths.get("opcache"):
+            return None
+        return php_split.syntax_plan(_command(toolchain, SYNTAX_SETTINGS, ("posix",), opcache=True), program)
 
     def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
         return php_split.judge_plan(self.command(toolchain), reference, tests, entry_point, calls, results)
 
-    def trusted_spec(self, toolchain: Toolchain) -> TrustedSpec | None:
-        """The record and judge runs in a warm ``php`` that forks a child per run
-        (``harness/php_trusted.php``): :meth:`command`'s settings, but ``pcntl_fork`` allowed and
-        the ``posix`` extension loaded (the runner's own tools: sessions, rlimits, kills); None when
-        the toolchain has no ``posix`` extension (the runs stay in the sandbox)."""
+    def trusted_specs(self, toolchain: Toolchain) -> tuple[TrustedSpec, ...]:
+        """Warm ``php`` runners that fork a child per run (``harness/php_trusted.php``): one for the
+        record and judge runs (:meth:`command`'s settings), one for the syntax check
+        (:data:`SYNTAX_SETTINGS`, OPcache loaded); both allow ``pcntl_fork`` and load the ``posix``
+        extension (the runner's own tools: sessions, rlimits, kills). None without ``posix`` (the
+        runs stay in the sandbox)."""
         if not toolchain.paths.get("posix"):
-            return None
-        settings = tuple(RUNNER_DISABLED if s.startswith("disable_functions=") else s for s in SETTINGS)
-        argv = (*_command(toolchain, settings, ("posix",)), "-r", TRUSTED_SERVER)
-        return TrustedSpec(argv, self.command(toolchain), channel="pipe")
+            return ()
+        runs = (*_command(toolchain, _runner(SETTINGS), ("posix",)), "-r", TRUSTED_SERVER)
+        specs = [TrustedSpec(runs, self.command(toolchain), channel="pipe")]
+        if toolchain.paths.get("opcache"):
+            syntax = (*_command(toolchain, _runner(SYNTAX_SETTINGS), ("posix",), opcache=True), "-r", TRUSTED_SERVER)
+            specs.append(TrustedSpec(syntax, _command(toolchain, SYNTAX_SETTINGS, ("posix",), opcache=True), channel="pipe"))
+        return tuple(specs)
 
 
 TRUSTED_SERVER = php_split.body("php_trusted.php")
@@ -158,15 +171,38 @@ RUNNER_DISABLED = "disable_functions=" + ",".join(name for name in DISABLED if n
 child; the record and judge runs hold trusted code only, which calls no process function)."""
 
 
-def _command(toolchain: Toolchain, settings: tuple[str, ...], more: tuple[str, ...]) -> tuple[str, ...]:
+SYNTAX_SETTINGS = (
+    *(s for s in SETTINGS if not s.startswith("opcache.")),
+    "opcache.enable_cli=1",
+    "opcache.optimization_level=0",
+    "opcache.memory_consumption=8",
+    "opcache.interned_strings_buffer=1",
+    "opcache.revalidate_freq=0",
+    "opcache.file_cache=",
+    "opcache.jit=disable",
+)
+"""``-d`` settings of the syntax check: the runs' with OPcache enabled (compile only, no optimiser,
+a small shared cache that each check empties of its program again, no JIT)."""
+
+
+def _runner(settings: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(RUNNER_DISABLED if s.startswith("disable_functions=") else s for s in settings)
+
+
+def _command(toolchain: Toolchain, settings: tuple[str, ...], more: tuple[str, ...], opcache: bool = False) -> tuple[str, ...]:
+    """``php -n`` with ``settings``, then the toolchain's extensions and ``more`` (with ``opcache``:
+    OPcache and ``more`` only, as ``php -n -l`` has no extension loaded)."""
     args = [toolchain.paths["php"], "-n"]
     for setting in settings:
         args += ["-d", setting]
-    extensions = [name for name in toolchain.paths.get("extensions", "").split(",") if name] + list(more)
-    if extensions:
+    extensions = [] if opcache else [name for name in toolchain.paths.get("extensions", "").split(",") if name]
+    extensions += list(more)
+    if extensions or opcache:
         args += ["-d", f"extension_dir={toolchain.paths['extension_dir']}"]
-        for name in extensions:
-            args += ["-d", f"extension={name}"]
+    if opcache:
+        args += ["-d", "zend_extension=opcache"]
+    for name in extensions:
+        args += ["-d", f"extension={name}"]
     return tuple(args)
 
 

@@ -60,6 +60,7 @@ def body(name: str) -> str:
 _WIRE = harness_source("php_wire.php")
 RECORDER = _WIRE + body("php_entry.php") + body("php_record.php")
 CALLER = _WIRE + body("php_call.php")
+SYNTAX = harness_source("php_syntax.php")
 JUDGE = _WIRE + body("php_entry.php") + body("php_judge.php")
 
 
@@ -87,9 +88,16 @@ def record_plan(php: tuple[str, ...], reference: str, tests: str, entry_point: s
 
 
 def call_plan(php: tuple[str, ...], check: tuple[str, ...], program: str, entry_point: str, calls: str) -> Plan:
-    """The candidate's run: ``program`` with the caller replaying ``calls``."""
+    """The candidate's run: ``program`` with the caller replaying ``calls`` (``check``: its compile
+    step, ``php -l``; empty when :func:`syntax_plan` checks the program before)."""
     files = {PROGRAM: program, CALLS_FILE: calls, DRIVER: CALLER, INVOKE: invoker(program)}
     return Plan(files, (*php, DRIVER, entry_point), check)
+
+
+def syntax_plan(php: tuple[str, ...], program: str) -> Plan:
+    """``php -l``'s decision on ``program``, compiled (never run) by ``harness/php_syntax.php``
+    (``php``: a command with OPcache loaded and enabled)."""
+    return Plan({PROGRAM: program, DRIVER: SYNTAX}, (*php, DRIVER))
 
 
 def judge_plan(php: tuple[str, ...], reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
