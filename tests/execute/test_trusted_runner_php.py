@@ -49,13 +49,15 @@ def write3(text: str) -> str:
     return f"fwrite(fopen('php://fd/3', 'w'), {text});\n"
 
 
-def sandbox(plan: Plan, cap: int):
+@pytest.fixture(scope="module")
+def sandbox():
+    """A sandbox run of a plan (the evidence the warm runner must equal)."""
     with Oracle(OracleConfig(workers=1, progress=False)) as oracle:
         oracle.start()
-        return oracle.slots[0].run_exec(LIMITS, plan, "", NONCE, judged_stdout=False, channel_cap=cap)
+        yield lambda plan, cap, limits=LIMITS: oracle.slots[0].run_exec(limits, plan, "", NONCE, judged_stdout=False, channel_cap=cap)
 
 
-def test_a_record_and_a_judge_are_the_same_evidence_as_in_the_sandbox(php, runner):
+def test_a_record_and_a_judge_are_the_same_evidence_as_in_the_sandbox(php, runner, sandbox):
     rt, toolchain = php
     record = rt.record_plan(toolchain, OK, TESTS.code, "add")
     warm, cold = runner.run(record, LIMITS, NONCE, split.RECORD_CAP), sandbox(record, split.RECORD_CAP)
@@ -71,15 +73,41 @@ def test_a_record_and_a_judge_are_the_same_evidence_as_in_the_sandbox(php, runne
 
 def test_globals_argv_and_the_environment_are_those_of_a_script(php, runner):
     seen = "f() . '|' . implode(',', $argv) . '|' . $argc . '|' . getenv('EXECIR_NONCE') . '|' . (getenv('HOME') === false ? 'no' : 'yes')"
+    seen += " . '|' . ini_get('open_basedir') . '|' . var_export(stream_get_contents(fopen('php://stdin', 'r')), true)"
     body = "$g = 1;\nfunction f() { global $g; return $g; }\n" + write3(seen)
     plan = driver(php, body)
     ran = runner.run(Plan(plan.files, (*plan.run, "x", "y")), LIMITS, NONCE, 1000)
-    assert ran is not None and ran.completion.decode().split("|") == ["1", "main.php,x,y", "3", NONCE, "no"]
+    assert ran is not None and ran.completion.decode().split("|") == ["1", "main.php,x,y", "3", NONCE, "no", ".", "''"]
+
+
+ENDINGS = (
+    write3("'ran to the end'"),
+    write3("'x'") + "exit(7);\n",
+    "define('EXECIR_EXIT_STATUS', 3);\n" + write3("'need'") + "exit(3);\n",
+    "register_shutdown_function(function () { " + write3("'shutdown'") + " });\ndefine('EXECIR_EXIT_STATUS', 0);\nexit(0);\n",
+    "throw new RuntimeException('no');\n",
+    write3("'before'") + "undefined_function();\n",
+    "file_put_contents('bad.php', '<?php function (');\nrequire 'bad.php';\n",
+    "function f() { return f(); }\nf();\n",
+    "trigger_error('user', E_USER_ERROR);\n",
+    "echo 'out';\nfwrite(STDERR, 'err');\n" + write3("'quiet'"),
+)
+"""How a script ends: at its end, by exit (with and without the harness's EXECIR_EXIT_STATUS), from a
+shutdown function, by an uncaught exception, a fatal error, a parse error, a stack overflow."""
+
+
+def test_every_ending_has_the_status_and_channel_of_a_sandbox_run(php, runner, sandbox):
+    for body in ENDINGS:
+        plan = driver(php, body)
+        warm, cold = runner.run(plan, LIMITS, NONCE, 1000), sandbox(plan, 1000)
+        assert warm is not None and (warm.exit_code, warm.completion) == (cold.exit_code, cold.completion), body
+    assert runner.restarts == 0
 
 
 def test_budgets_the_cap_and_the_exit_status(php, runner):
     busy = runner.run(driver(php, "while (true) {}\n"), Limits(0.3, 10.0), NONCE, 100)
     assert busy is not None and busy.timeout == "cpu" and busy.exit_code is not None and busy.exit_code < 0
+    assert runner.cpu_seconds() >= busy.cpu - 0.05  # the runner's figure holds the runs it reaped
     asleep = runner.run(driver(php, "sleep(30);\n"), Limits(0.3, 0.6), NONCE, 100)
     assert asleep is not None and asleep.timeout == "wall" and asleep.wall < 3.0
     flood = runner.run(driver(php, "$o = fopen('php://fd/3', 'w');\nwhile (true) { fwrite($o, str_repeat('x', 4096)); }\n"), Limits(2.0, 5.0), NONCE, 10_000)
@@ -141,7 +169,7 @@ SYNTAX_CASES = (
 functions (``php -l`` loads no extension), and top-level code that must never run."""
 
 
-def test_the_syntax_check_decides_as_php_l_in_the_runner_and_in_the_sandbox(php, tmp_path):
+def test_the_syntax_check_decides_as_php_l_in_the_runner_and_in_the_sandbox(php, tmp_path, sandbox):
     rt, toolchain = php
     specs = rt.trusted_specs(toolchain)
     if len(specs) < 2:
@@ -152,7 +180,7 @@ def test_the_syntax_check_decides_as_php_l_in_the_runner_and_in_the_sandbox(php,
         for program in SYNTAX_CASES:
             plan = rt.syntax_plan(toolchain, program)
             assert plan is not None and not specs[0].takes(plan) and specs[1].takes(plan)
-            warm, cold = syntax.run(plan, budget, NONCE, 1 << 16), sandbox(plan, 1 << 16)
+            warm, cold = syntax.run(plan, budget, NONCE, 1 << 16), sandbox(plan, 1 << 16, budget)
             (tmp_path / "program.php").write_text(program)
             lint = subprocess.run([toolchain.paths["php"], "-n", "-l", "program.php"], cwd=tmp_path, capture_output=True, text=True)
             assert warm is not None and (warm.exit_code, warm.completion) == (cold.exit_code, cold.completion), program

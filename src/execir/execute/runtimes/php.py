@@ -13,7 +13,8 @@ host), no URL streams, no ``dl``, and no process functions (``exec``, ``system``
 ``popen``, ``pcntl_fork``, ...: a forked copy of an in-process run could try other answers to each
 check). The shared extensions loaded are those of :data:`EXTENSIONS` the toolchain has (``ctype``,
 ``iconv``, ``mbstring``, ``tokenizer``, ...; the built-in ones such as ``json``, ``pcre`` and
-``spl`` are always there); the toolchain's version names them. The compile step is ``php -l``: a
+``spl`` are always there); the toolchain's version names them. The compile step is ``php -l`` (judged outside: the same
+decision by OPcache in a warm trusted runner, see :mod:`execir.execute.runtimes.php_split`): a
 syntax error is an ERROR, like a compile error.
 
 The in-process runner (:data:`RUNNER`):
@@ -186,7 +187,9 @@ a small shared cache that each check empties of its program again, no JIT)."""
 
 
 def _runner(settings: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(RUNNER_DISABLED if s.startswith("disable_functions=") else s for s in settings)
+    """A trusted runner's settings: ``settings`` with :data:`RUNNER_DISABLED`, and no
+    ``open_basedir`` (each child sets the runs' ``open_basedir=.`` in its own directory)."""
+    return tuple(RUNNER_DISABLED if s.startswith("disable_functions=") else s for s in settings if s != "open_basedir=.")
 
 
 def _command(toolchain: Toolchain, settings: tuple[str, ...], more: tuple[str, ...], opcache: bool = False) -> tuple[str, ...]:

@@ -14,7 +14,9 @@ a program cannot declare a class or function of its names: PHP never redefines o
   numbers make the same calls in both. Arguments with no exact wire form (an object other than a
   ``stdClass``, a closure, a resource, a cycle) or named ones stop the run: those tests stay
   in-process.
-- **calls** (the candidate's): ``php -l`` first (a syntax error is an ERROR); the caller decodes
+- **calls** (the candidate's): its syntax checked first as ``php -l`` decides (a syntax error is
+  an ERROR): ``harness/php_syntax.php`` compiles the program with OPcache without running it
+  (``php -l`` as the run's compile step where OPcache is missing); the caller decodes
   every argument line before the program loads, loads it at top level (its top-level variables are
   globals, as in one file), calls the entry function by name once per line through
   ``execir_invoke.php``, which declares ``strict_types=1`` exactly when the program does (the
@@ -26,6 +28,16 @@ a program cannot declare a class or function of its names: PHP never redefines o
   process knows, with its message), writes changed arguments back, and the tests' own ``compare``
   decides. A program that declares a function of a helper's name of the tests (``compare``) is
   not in this process: the helper is the tests'.
+
+The record and judge runs (trusted code only) and the syntax check (the candidate's text compiled,
+never run) run in warm ``php`` processes outside the sandbox that fork a child per run
+(``harness/php_trusted.php``, :mod:`execir.execute.sandbox.trusted_runner`): a fork instead of an
+interpreter start. Their children differ from a sandbox run in what the runner needs: ``pcntl_fork``
+is not disabled and the ``posix`` extension is loaded (the syntax check's command loads ``posix`` in
+the sandbox too, so both compile against the same functions), so a reference or tests declaring a
+function of those names would compile differently; MBXP's declare none. OPcache's check differs
+from ``php -l`` (which loads no extension) only for a program declaring a function named like one
+of ``posix``'s or OPcache's.
 
 The program and the tests are separate files loaded at top level in one global scope, as one file
 would run them, but for two things: a program ending in HTML after ``?>`` does not swallow the

@@ -49,10 +49,12 @@ class TrustedSpec:
     (the script and its arguments follow it).
 
     ``channel``: how a child gets its fd 3. ``"null"``: the runner starts with fd 3 open on
-    /dev/null (so its runtime keeps that number free) and points each child's fd 3 at a pipe of its
-    own (Ruby). ``"pipe"``: for a runtime that cannot move a descriptor onto fd 3 (PHP has no
-    ``dup2``), the runner starts with fd 3 as the write end of one pipe that every child inherits,
-    its read end's descriptor added after the control socket's; runs are one at a time."""
+    /dev/null (so its runtime keeps that number free), the control socket's descriptor is its last
+    argument, and it points each child's fd 3 at a pipe of its own (Ruby). ``"pipe"``: for a runtime
+    that cannot move a descriptor (PHP has no ``dup2``; it can only close its standard streams and
+    open others in their place), the control socket is the runner's stdin and stdout (a child closes
+    both), fd 3 is the write end of one pipe that every child inherits and the read end's descriptor
+    is the runner's last argument; runs are one at a time."""
 
     argv: tuple[str, ...]
     prefix: tuple[str, ...]
@@ -126,20 +128,21 @@ class TrustedRunner:
         # above it): on /dev/null, so the runtime keeps it free for the children's fd 3 (the channel
         # every trusted harness writes), or on the shared channel's pipe (handed over as stdout)
         held = [_above_three(remote.fileno())]
-        redirect, args, out = "3</dev/null", [str(held[0])], subprocess.DEVNULL
-        if self.spec.channel == "pipe":
-            reader, out = os.pipe()
+        redirect, ends = "3</dev/null", (subprocess.DEVNULL, subprocess.DEVNULL, subprocess.DEVNULL)
+        if self.spec.channel == "pipe":  # the pipe's write end handed over as stderr, then moved to fd 3
+            reader, writer = os.pipe()
+            os.close(held.pop())
             held.append(_above_three(reader, close=True))
-            redirect, args = "3>&1 1>/dev/null", [*args, str(held[1])]
+            redirect, ends = "3>&2 2>/dev/null", (remote.fileno(), remote.fileno(), writer)
         try:
             self.process = subprocess.Popen(
-                ["/bin/sh", "-c", f'exec "$0" "$@" {redirect}', *self.spec.argv, *args],
+                ["/bin/sh", "-c", f'exec "$0" "$@" {redirect}', *self.spec.argv, str(held[0])],
                 pass_fds=tuple(held),
                 env={"PATH": "/usr/bin:/bin", "TMPDIR": self.root, "HOME": self.root, "LANG": "C.UTF-8"},
                 cwd=self.root,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.DEVNULL,
+                stdin=ends[0],
+                stdout=ends[1],
+                stderr=ends[2],
                 start_new_session=True,
                 user=self.uid,
                 group=self.uid,
@@ -151,7 +154,7 @@ class TrustedRunner:
             return False
         finally:
             remote.close()
-            for fd in held + ([out] if out != subprocess.DEVNULL else []):
+            for fd in held + ([ends[2]] if ends[2] != subprocess.DEVNULL else []):
                 os.close(fd)
         self.ctrl = ctrl
         hello = _receive(ctrl, START_SECONDS)
@@ -170,6 +173,18 @@ class TrustedRunner:
         if reply == DECLINED:
             return DECLINED
         return reply if isinstance(reply, dict) and isinstance(reply.get("data"), str) else None
+
+    def cpu_seconds(self) -> float:
+        """CPU of the running interpreter and of the children it reaped (its runs), 0 when none
+        runs; a runner outside the slot's cgroup is not in the cgroup's figure."""
+        if self.process is None:
+            return 0.0
+        try:
+            with open(f"/proc/{self.process.pid}/stat", encoding="ascii") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return 0.0
+        return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> None:
         """End the interpreter (and every child of its session) and remove its directory."""
