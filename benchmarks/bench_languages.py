@@ -57,6 +57,7 @@ from pathlib import Path
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
 from execir.execute.jobs import JUDGED_OUTSIDE
+from execir.languages import ParseError
 from execir.mutate import generate_mutants
 from execir.tasks.multilingual import NativeTask, humanevalx_with_pack, native_tasks, shared_data
 from execir.types import TestSuite, Verdict
@@ -242,11 +243,15 @@ SECOND_PROGRAM = {
 
 def mutant_seconds(tasks: list[NativeTask], language: str) -> list[NativeTask]:
     """Each task with one of its canonical's single-edit mutants (seeded) as its second program
-    (MBXP PHP and TypeScript have neither buggy solutions nor model samples)."""
+    (MBXP PHP and TypeScript have neither buggy solutions nor model samples); a task whose canonical
+    does not parse has none."""
     rng = random.Random(MUTANT_SEED)
     out = []
     for task in tasks:
-        mutants = generate_mutants(task.task_id, task.program, language)
+        try:
+            mutants = generate_mutants(task.task_id, task.program, language)
+        except ParseError:  # a canonical the language's parser refuses has no mutant (and no second program)
+            mutants = []
         out.append(replace(task, buggy=rng.choice(mutants).text) if mutants else task)
     return out
 

@@ -3,12 +3,13 @@
 The record and judge runs of the judged-outside protocol (:mod:`execir.execute.split`) execute
 trusted code only: the task's reference, its tests and ExecIR's harness; a candidate's values reach
 a judge only as wire text that the harness's codec decodes into the language's core values. For an
-interpreted language whose runtime declares a :class:`TrustedSpec`, those runs skip the sandbox's
+interpreted language whose runtime declares trusted specs (:class:`TrustedSpec`: Ruby, PHP), those
+runs, and a syntax check that compiles the candidate's text without running it, skip the sandbox's
 per-run start (a fresh interpreter, namespaces, cgroup, wipe): one long-lived interpreter per slot
-and language, started like the Python judge (outside the candidate's sandbox, as the judge's uid,
-in a session of its own, with a clean environment), forks a child per run into a private directory
-under a root it alone may write, with CPU, wall, memory and output budgets. Candidate code never
-runs here: the candidate's own calls run stays in the sandbox.
+and spec, started like the Python judge (outside the candidate's sandbox, as the judge's uid, in a
+session of its own, with a clean environment), forks a child per run into a private directory under
+a root it alone may write, with CPU, wall, memory, file-size and descriptor budgets and an output
+cap. Candidate code never runs here: the candidate's own calls run stays in the sandbox.
 
 Requests and replies are length-prefixed JSON frames (:mod:`execir.execute.harness.frames`); the
 reply becomes the same :class:`~execir.execute.evidence.Raw` evidence a sandbox run gives, so the
