@@ -13,9 +13,9 @@ host), no URL streams, no ``dl``, and no process functions (``exec``, ``system``
 ``popen``, ``pcntl_fork``, ...: a forked copy of an in-process run could try other answers to each
 check). The shared extensions loaded are those of :data:`EXTENSIONS` the toolchain has (``ctype``,
 ``iconv``, ``mbstring``, ``tokenizer``, ...; the built-in ones such as ``json``, ``pcre`` and
-``spl`` are always there); the toolchain's version names them. The compile step is ``php -l`` (judged outside: the same
-decision by OPcache in a warm trusted runner, see :mod:`execir.execute.runtimes.php_split`): a
-syntax error is an ERROR, like a compile error.
+``spl`` are always there); the toolchain's version names them. The compile step is ``php -l``
+(judged outside: the same decision by OPcache in a warm trusted runner, see
+:mod:`execir.execute.runtimes.php_split`): a syntax error is an ERROR, like a compile error.
 
 The in-process runner (:data:`RUNNER`):
 
@@ -154,7 +154,7 @@ class PhpRuntime(Runtime):
         record and judge runs (:meth:`command`'s settings), one for the syntax check
         (:data:`SYNTAX_SETTINGS`, OPcache loaded); both allow ``pcntl_fork`` and load the ``posix``
         extension (the runner's own tools: sessions, rlimits, kills). None without ``posix`` (the
-        runs stay in the sandbox)."""
+        runs then stay in the sandbox); no syntax runner without OPcache."""
         if not toolchain.paths.get("posix"):
             return ()
         runs = (*_command(toolchain, _runner(SETTINGS), ("posix",)), "-r", TRUSTED_SERVER)
