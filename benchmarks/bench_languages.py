@@ -1,7 +1,7 @@
 """The oracle in every language, side by side with the reference way of running the same programs.
 
-For each language with public tasks in ``../shared/data`` (HumanEval-X C++/Java/Go/JavaScript with
-HumanEvalPack's human-written buggy solutions; MBXP Ruby), in one run:
+For each language with public tasks in ``../shared/data`` (HumanEval-X C++/Java/Go/JavaScript/Rust
+with HumanEvalPack's human-written buggy solutions; MBXP Ruby, PHP and TypeScript), in one run:
 
 1. ground truth: every canonical through the oracle three times (it must PASS each time) and every
    buggy solution once (it must not PASS), with the canonical as the reference, as a build runs
@@ -11,12 +11,14 @@ HumanEvalPack's human-written buggy solutions; MBXP Ruby), in one run:
    included), full isolation, under each task's budget as a build sets it (five times the
    canonical's CPU time in its admission, at least 0.25 s; ``--budget fixed``: 5 s for every task),
    against the reference way (HumanEval-X / MBXP: compile and run program + tests in a plain
-   subprocess with a 10 s timeout, trusting the exit status), as checks per second and their ratio,
-   plus the median compile and run time per check. MBXP Ruby has no buggy solutions: mxeval's model
-   sample of each task (``mbxp/examples/mbrbp_samples.jsonl``, real candidates, about 40% failing)
-   takes their place. A program that loops costs each side its whole budget, so when any check
-   ended in a timeout the two sides are measured again without those programs, and both ratios are
-   reported;
+   subprocess with a 10 s timeout, trusting the exit status: ``php f.php`` and mxeval's ``tsc`` then
+   ``node`` for MBXP PHP and TypeScript, ``rustc --test`` with the runtime's crate flags then the
+   test binary for Rust), as checks per second and their ratio, plus the median compile and run
+   time per check. MBXP Ruby has no buggy solutions: mxeval's model sample of each task
+   (``mbxp/examples/mbrbp_samples.jsonl``, real candidates, about 40% failing) takes their place;
+   MBXP PHP and TypeScript have neither, so a seeded single-edit mutant of each canonical does. A
+   program that loops costs each side its whole budget, so when any check ended in a timeout the
+   two sides are measured again without those programs, and both ratios are reported;
 3. the reference way's own labels beside the oracle's (where a harness that trusts the exit status
    disagrees: JavaScript's ``console.assert`` prints and carries on);
 4. label agreement between that idle run and a run under two background busy loops.
@@ -31,7 +33,7 @@ sandbox clears its environment): ``NODE_EXTRA_CA_CERTS``, set on some hosts for 
 ``node`` parse the whole CA bundle at start-up (27 -> 64 ms CPU a start on our 2-core host), which
 would be charged to the reference way, not measured. ``--reference-env inherit`` keeps them.
 
-Usage: ``python benchmarks/bench_languages.py [--languages cpp,java,go,js,ruby] [--limit N] [--json OUT]
+Usage: ``python benchmarks/bench_languages.py [--languages cpp,java,go,js,ruby,php,typescript,rust] [--limit N] [--json OUT]
 [--reference-env clean|inherit] [--budget build|fixed]``
 """
 
@@ -40,6 +42,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import resource
 import shutil
 import statistics
@@ -54,7 +57,9 @@ from pathlib import Path
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
 from execir.execute.jobs import JUDGED_OUTSIDE
-from execir.tasks.multilingual import humanevalx_with_pack, native_tasks, shared_data
+from execir.languages import ParseError
+from execir.mutate import generate_mutants
+from execir.tasks.multilingual import NativeTask, humanevalx_with_pack, native_tasks, shared_data
 from execir.types import TestSuite, Verdict
 
 TIMEOUT = 10.0
@@ -62,16 +67,33 @@ RUN_LIMITS = Limits(cpu_seconds=5.0, wall_seconds=20.0)
 
 
 GO_ENV = {"GO111MODULE": "off", "GOPATH": "/usr/share/gocode"}
-REFERENCE: dict[str, tuple[str, list[list[str]]]] = {
+Command = tuple[list[str], tuple[int, ...]]
+"""A reference command and the exit statuses that let the next one run."""
+REFERENCE: dict[str, tuple[str, list[Command]]] = {
     # language: (file name, commands run in turn in the folder; the last one's exit status decides)
-    "cpp": ("main.cpp", [["g++", "-std=c++17", "-O1", "main.cpp", "-o", "a.out", "-lcrypto"], ["./a.out"]]),
-    "java": ("Main.java", [["javac", "Main.java"], ["java", "-cp", ".", "Main"]]),
-    "go": ("main_test.go", [["go", "test", "-count=1", "main_test.go"]]),
-    "js": ("main.js", [["node", "main.js"]]),
-    "ruby": ("main.rb", [["ruby", "main.rb"]]),
+    "cpp": ("main.cpp", [(["g++", "-std=c++17", "-O1", "main.cpp", "-o", "a.out", "-lcrypto"], (0,)), (["./a.out"], (0,))]),
+    "java": ("Main.java", [(["javac", "Main.java"], (0,)), (["java", "-cp", ".", "Main"], (0,))]),
+    "go": ("main_test.go", [(["go", "test", "-count=1", "main_test.go"], (0,))]),
+    "js": ("main.js", [(["node", "main.js"], (0,))]),
+    "ruby": ("main.rb", [(["ruby", "main.rb"], (0,))]),
+    "php": ("main.php", [(["php", "main.php"], (0,))]),
+    # mxeval's way (as benchmarks/bench_typescript.py runs it): tsc's type errors (status 2) still emit main.js
+    "typescript": ("main.ts", [(["tsc", "main.ts", "--target", "es5", "--lib", "es2016"], (0, 2)), (["node", "main.js"], (0,))]),
 }
 """The reference way (HumanEval-X, MBXP): program and tests in one file, compiled and run in a plain
-subprocess with a timeout; a zero exit status is a pass."""
+subprocess with a timeout; a zero exit status is a pass. Rust's (:func:`rust_reference`) needs the
+toolchain's crate flags."""
+
+
+def rust_reference() -> tuple[str, list[Command]]:
+    """HumanEval-X / MultiPL-E's way for Rust: program and ``#[cfg(test)]`` tests compiled by
+    ``rustc --test`` into one test binary (the runtime's edition, optimisation and the same Debian
+    crates' ``--extern`` flags), then run."""
+    from execir.execute.runtimes import rust
+
+    toolchain = rust.RUNTIME.discover()
+    compile_ = [toolchain.paths["rustc"], "--test", *rust.FLAGS, *rust.extern_args(toolchain), "main.rs", "-o", "main"]
+    return "main.rs", [(compile_, (0,)), (["./main"], (0,))]
 
 
 START_UP_VARIABLES = ("NODE_EXTRA_CA_CERTS", "NODE_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "RUBYOPT")
@@ -92,6 +114,13 @@ def own_cpu_seconds() -> float:
     """CPU of this process so far (all its threads)."""
     own = resource.getrusage(resource.RUSAGE_SELF)
     return own.ru_utime + own.ru_stime
+
+
+def reaped_cpu_seconds() -> float:
+    """CPU of this process's children reaped so far (inside an oracle's run: the host's trusted
+    builds and transpiles; its sandbox servers and warm runners are reaped only when it closes)."""
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return kids.ru_utime + kids.ru_stime
 
 
 def cpu_seconds() -> float:
@@ -126,12 +155,12 @@ def reference_run(language: str, source: str, folder: Path) -> bool | None:
     (folder / name).write_text(source, encoding="utf-8")
     env = reference_env(folder, language)
     deadline = time.monotonic() + TIMEOUT
-    for argv in commands:
+    for argv, passing in commands:
         try:
             done = subprocess.run(argv, cwd=folder, env=env, capture_output=True, timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             return None
-        if done.returncode != 0:
+        if done.returncode not in passing:
             return False
     return True
 
@@ -145,8 +174,9 @@ def oracle_verdicts(
     programs: list[Program], budgets: list[Limits], language: str, workers: int
 ) -> tuple[list[Verdict], float, float, list[float], list[float], list[str]]:
     """Verdicts with an empty cache, wall time, total CPU (this process's, with the oracle's threads,
-    and the slots' cgroups: sandboxes, compilers, candidates, record and judge runs; the slots'
-    one-off start excluded), compile and run CPU seconds per check, and each check's protocol."""
+    the host's builds of trusted judges and transpiles it ran, the slots' cgroups: sandboxes,
+    compilers, candidates, record and judge runs, and the warm trusted runners' record, judge and
+    syntax-check runs; the slots' one-off start excluded), compile and run CPU seconds per check, and each check's protocol."""
     jobs = [
         Job(program, TestSuite("native", tests), entry, limits, reference=reference, language=language)
         for (program, tests, entry, reference), limits in zip(programs, budgets)
@@ -154,17 +184,20 @@ def oracle_verdicts(
     started = time.perf_counter()
     with Oracle(OracleConfig(workers=workers, progress=False)) as oracle:
         oracle.start()
-        cpu = own_cpu_seconds() + slots_cpu_seconds(oracle)
+        cpu = own_cpu_seconds() + reaped_cpu_seconds() + slots_cpu_seconds(oracle)
         results = oracle.run(jobs, desc=language)
         elapsed = time.perf_counter() - started
-        cpu = own_cpu_seconds() + slots_cpu_seconds(oracle) - cpu
+        cpu = own_cpu_seconds() + reaped_cpu_seconds() + slots_cpu_seconds(oracle) - cpu
         if not any(slot.cgroup for slot in oracle.slots):  # no cgroups: the runs' own CPU only
             cpu += sum(r.seconds + r.compile_seconds for r in results)
     return [r.verdict for r in results], elapsed, cpu, [r.compile_seconds for r in results], [r.seconds for r in results], [r.protocol for r in results]
 
 
 def slots_cpu_seconds(oracle: Oracle) -> float:
-    return sum(slot.cgroup.cpu_seconds() for slot in oracle.slots if slot.cgroup)
+    """The slots' cgroups (sandboxes) and their warm trusted runners (outside the cgroups: record,
+    judge and syntax-check runs; started on first use, so all of their CPU falls in the run)."""
+    runners = sum(runner.cpu_seconds() for slot in oracle.slots for runner in slot.trusted.values())
+    return runners + sum(slot.cgroup.cpu_seconds() for slot in oracle.slots if slot.cgroup)
 
 
 def reference_verdicts(sources: list[str], language: str, workers: int) -> tuple[list[bool | None], float, float]:
@@ -199,12 +232,38 @@ def ruby_samples(data: Path) -> dict[str, str]:
     return {r["task_id"]: r["code"] for r in records}
 
 
+MUTANT_SEED = 7
+SECOND_PROGRAM = {
+    "ruby": "mxeval model sample",
+    "php": "a seeded single-edit mutant of the canonical",
+    "typescript": "a seeded single-edit mutant of the canonical",
+}
+"""What each task's second program is (default: HumanEvalPack's human-written buggy solution)."""
+
+
+def mutant_seconds(tasks: list[NativeTask], language: str) -> list[NativeTask]:
+    """Each task with one of its canonical's single-edit mutants (seeded) as its second program
+    (MBXP PHP and TypeScript have neither buggy solutions nor model samples); a task whose canonical
+    does not parse has none."""
+    rng = random.Random(MUTANT_SEED)
+    out = []
+    for task in tasks:
+        try:
+            mutants = generate_mutants(task.task_id, task.program, language)
+        except ParseError:  # a canonical the language's parser refuses has no mutant (and no second program)
+            mutants = []
+        out.append(replace(task, buggy=rng.choice(mutants).text) if mutants else task)
+    return out
+
+
 def language_figures(language: str, data: Path, limit: int | None, workers: int, budget: str) -> dict:
     tasks = native_tasks(language, data)[:limit]
     canon: list[Program] = [(t.program, t.tests, t.entry_point, t.program) for t in tasks]
     if language == "ruby":
         samples = ruby_samples(data)
         tasks = [replace(t, buggy=samples[t.task_id]) if samples.get(t.task_id, t.program) != t.program else t for t in tasks]
+    elif language in ("php", "typescript"):
+        tasks = mutant_seconds(tasks, language)
     buggy_tasks = [t for t in tasks if t.buggy is not None]
     buggy: list[Program] = [(t.buggy or "", t.tests, t.entry_point, t.program) for t in buggy_tasks]
     with Oracle(OracleConfig(workers=workers, progress=False)) as oracle:
@@ -245,7 +304,7 @@ def language_figures(language: str, data: Path, limit: int | None, workers: int,
         "judged_outside_tasks": sum(a.results[0].protocol == JUDGED_OUTSIDE for a in admissions),
         "judged_outside_checks": sum(p == JUDGED_OUTSIDE for p in protocols),
         "canonicals_not_admitted": not_admitted,
-        "second_program": "mxeval model sample" if language == "ruby" else "HumanEvalPack buggy solution",
+        "second_program": SECOND_PROGRAM.get(language, "HumanEvalPack buggy solution"),
         "buggy": len(buggy),
         "buggy_not_pass": sum(v is not Verdict.PASS for v in buggy_verdicts),
         "buggy_passing": [t.task_id for t, v in zip(buggy_tasks, buggy_verdicts) if v is Verdict.PASS],
@@ -263,6 +322,11 @@ def language_figures(language: str, data: Path, limit: int | None, workers: int,
         "reference_pass_canonical": sum(bool(p) for p in passed_ref[: len(canon)]),
         "reference_pass_buggy": sum(bool(p) for p in passed_ref[len(canon) :]),
         "reference_disagrees_with_execir": sum((v is Verdict.PASS) != bool(p) for v, p in zip(verdicts, passed_ref)),
+        "disagreements": [
+            {"task": (tasks + buggy_tasks)[i].task_id, "program": "canonical" if i < len(canon) else "second", "execir": v.value, "reference": p}
+            for i, (v, p) in enumerate(zip(verdicts, passed_ref))
+            if (v is Verdict.PASS) != bool(p)
+        ],
         "agreement_idle_vs_loaded": round(sum(a == b for a, b in zip(verdicts, loaded)) / n, 4),
         "false_pass_loaded": sum(b is Verdict.PASS and a is not Verdict.PASS for a, b in zip(verdicts, loaded)),
         "false_fail_loaded": sum(a is Verdict.PASS and b is not Verdict.PASS for a, b in zip(verdicts, loaded)),
@@ -271,7 +335,7 @@ def language_figures(language: str, data: Path, limit: int | None, workers: int,
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--languages", default="cpp,java,go,js,ruby")
+    parser.add_argument("--languages", default="cpp,java,go,js,ruby,php,typescript,rust")
     parser.add_argument("--limit", type=int, help="first N tasks per language")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", type=Path)
@@ -291,6 +355,8 @@ def main() -> int:
         print("../shared/data is not present: nothing to measure")
         return 0
     report = {}
+    if "rust" in args.languages.split(","):
+        REFERENCE["rust"] = rust_reference()
     for language in args.languages.split(","):
         started = time.perf_counter()
         report[language] = language_figures(language, data, args.limit, args.workers, args.budget)

@@ -133,7 +133,7 @@ def run_trusted(slot: Slot, runtime: Runtime, toolchain: Toolchain, limits: Limi
     """A record or judge plan (trusted code only): in the runtime's warm trusted runner where it
     has one, else in the sandbox."""
     nonce = os.urandom(16).hex()
-    spec = runtime.trusted_spec(toolchain)
+    spec = next((spec for spec in runtime.trusted_specs(toolchain) if spec.takes(plan)), None)
     raw = slot.run_trusted(spec, limits, plan, nonce, cap) if spec is not None else None
     return raw if raw is not None else slot.run_exec(limits, plan, "", nonce, judged_stdout=False, channel_cap=cap)
 

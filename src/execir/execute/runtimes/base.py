@@ -161,10 +161,11 @@ class Runtime:
         compiles the program itself."""
         return None
 
-    def trusted_spec(self, toolchain: Toolchain) -> TrustedSpec | None:
-        """How this runtime's record and judge plans (trusted code only) run in a warm interpreter
-        outside the sandbox (:mod:`execir.execute.sandbox.trusted_runner`); None: in the sandbox."""
-        return None
+    def trusted_specs(self, toolchain: Toolchain) -> tuple[TrustedSpec, ...]:
+        """How this runtime's record, judge and syntax-check plans (no candidate code runs in them)
+        run in warm interpreters outside the sandbox (:mod:`execir.execute.sandbox.trusted_runner`):
+        a plan goes to the first spec that takes it; none: in the sandbox."""
+        return ()
 
     def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
         """Trusted run of the ``reference`` (its helpers, never the candidate's) with the native

@@ -13,8 +13,9 @@ host), no URL streams, no ``dl``, and no process functions (``exec``, ``system``
 ``popen``, ``pcntl_fork``, ...: a forked copy of an in-process run could try other answers to each
 check). The shared extensions loaded are those of :data:`EXTENSIONS` the toolchain has (``ctype``,
 ``iconv``, ``mbstring``, ``tokenizer``, ...; the built-in ones such as ``json``, ``pcre`` and
-``spl`` are always there); the toolchain's version names them. The compile step is ``php -l``: a
-syntax error is an ERROR, like a compile error.
+``spl`` are always there); the toolchain's version names them. The compile step is ``php -l``
+(judged outside: the same decision by OPcache in a warm trusted runner, see
+:mod:`execir.execute.runtimes.php_split`): a syntax error is an ERROR, like a compile error.
 
 The in-process runner (:data:`RUNNER`):
 
@@ -46,6 +47,7 @@ import subprocess
 
 from execir.execute.runtimes import php_split
 from execir.execute.runtimes.base import HIDE_NONCE, Plan, Profile, Runtime, Toolchain, harness_source
+from execir.execute.sandbox.trusted_runner import TrustedSpec
 
 PROGRAM = "program.php"
 TESTS = "tests.php"
@@ -105,20 +107,14 @@ class PhpRuntime(Runtime):
         lines = probe.stdout.splitlines()
         version, extension_dir = (lines + ["unknown", ""])[:2]
         loaded = [name for name in EXTENSIONS if extension_dir and os.path.isfile(os.path.join(extension_dir, f"{name}.so"))]
-        paths = dict(paths, extension_dir=extension_dir, extensions=",".join(loaded))
+        found = {name: name if extension_dir and os.path.isfile(os.path.join(extension_dir, f"{name}.so")) else "" for name in ("posix", "opcache")}
+        paths = dict(paths, extension_dir=extension_dir, extensions=",".join(loaded), **found)
         return Toolchain(self.name, f"PHP {version} -n {' '.join(loaded)}", paths)
 
     @staticmethod
     def command(toolchain: Toolchain) -> tuple[str, ...]:
         """``php -n`` with :data:`SETTINGS` and the toolchain's extensions."""
-        args = [toolchain.paths["php"], "-n"]
-        for setting in SETTINGS:
-            args += ["-d", setting]
-        if toolchain.paths.get("extensions"):
-            args += ["-d", f"extension_dir={toolchain.paths['extension_dir']}"]
-            for name in toolchain.paths["extensions"].split(","):
-                args += ["-d", f"extension={name}"]
-        return tuple(args)
+        return _command(toolchain, SETTINGS, ())
 
     @staticmethod
     def check(toolchain: Toolchain) -> tuple[str, ...]:
@@ -139,10 +135,78 @@ class PhpRuntime(Runtime):
         return php_split.record_plan(self.command(toolchain), reference, tests, entry_point)
 
     def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
-        return php_split.call_plan(self.command(toolchain), self.check(toolchain), program, entry_point, calls)
+        check = () if toolchain.paths.get("opcache") else self.check(toolchain)
+        return php_split.call_plan(self.command(toolchain), check, program, entry_point, calls)
+
+    def syntax_plan(self, toolchain: Toolchain, program: str) -> Plan | None:
+        """``php -l``'s decision before the candidate's calls run, by OPcache (compiled, never run)
+        in the syntax runner of :meth:`trusted_specs`; None without OPcache (``php -l`` is then the
+        calls run's compile step)."""
+        if not toolchain.paths.get("opcache"):
+            return None
+        return php_split.syntax_plan(_command(toolchain, SYNTAX_SETTINGS, ("posix",), opcache=True), program)
 
     def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
         return php_split.judge_plan(self.command(toolchain), reference, tests, entry_point, calls, results)
+
+    def trusted_specs(self, toolchain: Toolchain) -> tuple[TrustedSpec, ...]:
+        """Warm ``php`` runners that fork a child per run (``harness/php_trusted.php``): one for the
+        record and judge runs (:meth:`command`'s settings), one for the syntax check
+        (:data:`SYNTAX_SETTINGS`, OPcache loaded); both allow ``pcntl_fork`` and load the ``posix``
+        extension (the runner's own tools: sessions, rlimits, kills). None without ``posix`` (the
+        runs then stay in the sandbox); no syntax runner without OPcache."""
+        if not toolchain.paths.get("posix"):
+            return ()
+        runs = (*_command(toolchain, _runner(SETTINGS), ("posix",)), "-r", TRUSTED_SERVER)
+        specs = [TrustedSpec(runs, self.command(toolchain), channel="pipe")]
+        if toolchain.paths.get("opcache"):
+            syntax = (*_command(toolchain, _runner(SYNTAX_SETTINGS), ("posix",), opcache=True), "-r", TRUSTED_SERVER)
+            specs.append(TrustedSpec(syntax, _command(toolchain, SYNTAX_SETTINGS, ("posix",), opcache=True), channel="pipe"))
+        return tuple(specs)
+
+
+TRUSTED_SERVER = php_split.body("php_trusted.php")
+"""The trusted runner's source, as ``php -r`` takes it (no opening tag)."""
+RUNNER_DISABLED = "disable_functions=" + ",".join(name for name in DISABLED if name not in ("pcntl_fork",))
+"""The trusted runner's ``disable_functions``: the runs' list but ``pcntl_fork`` (it forks each run's
+child; the record and judge runs hold trusted code only, which calls no process function)."""
+
+
+SYNTAX_SETTINGS = (
+    *(s for s in SETTINGS if not s.startswith("opcache.")),
+    "opcache.enable_cli=1",
+    "opcache.optimization_level=0",
+    "opcache.memory_consumption=8",
+    "opcache.interned_strings_buffer=1",
+    "opcache.revalidate_freq=0",
+    "opcache.file_cache=",
+    "opcache.jit=disable",
+)
+"""``-d`` settings of the syntax check: the runs' with OPcache enabled (compile only, no optimiser,
+a small shared cache that each check empties of its program again, no JIT)."""
+
+
+def _runner(settings: tuple[str, ...]) -> tuple[str, ...]:
+    """A trusted runner's settings: ``settings`` with :data:`RUNNER_DISABLED`, and no
+    ``open_basedir`` (each child sets the runs' ``open_basedir=.`` in its own directory)."""
+    return tuple(RUNNER_DISABLED if s.startswith("disable_functions=") else s for s in settings if s != "open_basedir=.")
+
+
+def _command(toolchain: Toolchain, settings: tuple[str, ...], more: tuple[str, ...], opcache: bool = False) -> tuple[str, ...]:
+    """``php -n`` with ``settings``, then the toolchain's extensions and ``more`` (with ``opcache``:
+    OPcache and ``more`` only, as ``php -n -l`` has no extension loaded)."""
+    args = [toolchain.paths["php"], "-n"]
+    for setting in settings:
+        args += ["-d", setting]
+    extensions = [] if opcache else [name for name in toolchain.paths.get("extensions", "").split(",") if name]
+    extensions += list(more)
+    if extensions or opcache:
+        args += ["-d", f"extension_dir={toolchain.paths['extension_dir']}"]
+    if opcache:
+        args += ["-d", "zend_extension=opcache"]
+    for name in extensions:
+        args += ["-d", f"extension={name}"]
+    return tuple(args)
 
 
 RUNTIME = PhpRuntime("php", (".php",), ("php-cli", "php-mbstring"), Profile(address_space=True, nproc=64, compile_cpu_seconds=10.0, compile_wall_seconds=60.0))

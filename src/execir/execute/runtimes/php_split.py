@@ -14,7 +14,9 @@ a program cannot declare a class or function of its names: PHP never redefines o
   numbers make the same calls in both. Arguments with no exact wire form (an object other than a
   ``stdClass``, a closure, a resource, a cycle) or named ones stop the run: those tests stay
   in-process.
-- **calls** (the candidate's): ``php -l`` first (a syntax error is an ERROR); the caller decodes
+- **calls** (the candidate's): its syntax checked first as ``php -l`` decides (a syntax error is
+  an ERROR): ``harness/php_syntax.php`` compiles the program with OPcache without running it
+  (``php -l`` as the run's compile step where OPcache is missing); the caller decodes
   every argument line before the program loads, loads it at top level (its top-level variables are
   globals, as in one file), calls the entry function by name once per line through
   ``execir_invoke.php``, which declares ``strict_types=1`` exactly when the program does (the
@@ -26,6 +28,16 @@ a program cannot declare a class or function of its names: PHP never redefines o
   process knows, with its message), writes changed arguments back, and the tests' own ``compare``
   decides. A program that declares a function of a helper's name of the tests (``compare``) is
   not in this process: the helper is the tests'.
+
+The record and judge runs (trusted code only) and the syntax check (the candidate's text compiled,
+never run) run in warm ``php`` processes outside the sandbox that fork a child per run
+(``harness/php_trusted.php``, :mod:`execir.execute.sandbox.trusted_runner`): a fork instead of an
+interpreter start. Their children differ from a sandbox run in what the runner needs: ``pcntl_fork``
+is not disabled and the ``posix`` extension is loaded (the syntax check's command loads ``posix`` in
+the sandbox too, so both compile against the same functions), so a reference or tests declaring a
+function of those names would compile differently; MBXP's declare none. OPcache's check differs
+from ``php -l`` (which loads no extension) only for a program declaring a function named like one
+of ``posix``'s or OPcache's.
 
 The program and the tests are separate files loaded at top level in one global scope, as one file
 would run them, but for two things: a program ending in HTML after ``?>`` does not swallow the
@@ -49,7 +61,7 @@ _STRICT = re.compile(
 )
 
 
-def _body(name: str) -> str:
+def body(name: str) -> str:
     """A harness file's text without its opening ``<?php`` (to append it to another)."""
     text = harness_source(name)
     if not text.startswith("<?php\n"):
@@ -58,9 +70,10 @@ def _body(name: str) -> str:
 
 
 _WIRE = harness_source("php_wire.php")
-RECORDER = _WIRE + _body("php_entry.php") + _body("php_record.php")
-CALLER = _WIRE + _body("php_call.php")
-JUDGE = _WIRE + _body("php_entry.php") + _body("php_judge.php")
+RECORDER = _WIRE + body("php_entry.php") + body("php_record.php")
+CALLER = _WIRE + body("php_call.php")
+SYNTAX = harness_source("php_syntax.php")
+JUDGE = _WIRE + body("php_entry.php") + body("php_judge.php")
 
 
 def strict_types(program: str) -> bool:
@@ -87,9 +100,16 @@ def record_plan(php: tuple[str, ...], reference: str, tests: str, entry_point: s
 
 
 def call_plan(php: tuple[str, ...], check: tuple[str, ...], program: str, entry_point: str, calls: str) -> Plan:
-    """The candidate's run: ``program`` with the caller replaying ``calls``."""
+    """The candidate's run: ``program`` with the caller replaying ``calls`` (``check``: its compile
+    step, ``php -l``; empty when :func:`syntax_plan` checks the program before)."""
     files = {PROGRAM: program, CALLS_FILE: calls, DRIVER: CALLER, INVOKE: invoker(program)}
     return Plan(files, (*php, DRIVER, entry_point), check)
+
+
+def syntax_plan(php: tuple[str, ...], program: str) -> Plan:
+    """``php -l``'s decision on ``program``, compiled (never run) by ``harness/php_syntax.php``
+    (``php``: a command with OPcache loaded and enabled)."""
+    return Plan({PROGRAM: program, DRIVER: SYNTAX}, (*php, DRIVER))
 
 
 def judge_plan(php: tuple[str, ...], reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:

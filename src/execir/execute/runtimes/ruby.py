@@ -112,8 +112,8 @@ class RubyRuntime(Runtime):
     def syntax_plan(self, toolchain: Toolchain, program: str) -> Plan:
         return ruby_split.syntax_plan(toolchain, self._env(toolchain), program)
 
-    def trusted_spec(self, toolchain: Toolchain) -> TrustedSpec:
-        return ruby_split.trusted_spec(toolchain)
+    def trusted_specs(self, toolchain: Toolchain) -> tuple[TrustedSpec, ...]:
+        return (ruby_split.trusted_spec(toolchain),)
 
 
 RUNTIME = RubyRuntime("ruby", (".rb",), ("ruby",), Profile(address_space=True, nproc=64, compile_cpu_seconds=10.0, compile_wall_seconds=60.0))

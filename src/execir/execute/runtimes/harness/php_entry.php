@@ -15,6 +15,14 @@ final class ExecIREntry
             \fwrite(\STDERR, "execir: $message\n");
         } catch (\Throwable $e) {
         }
+        self::end($status);
+    }
+
+    /** exit($status), the status also left in EXECIR_EXIT_STATUS: the trusted runner
+     * (php_trusted.php) then ends its forked child without PHP's shutdown. */
+    public static function end(int $status): never
+    {
+        \defined('EXECIR_EXIT_STATUS') || \define('EXECIR_EXIT_STATUS', $status);
         exit($status);
     }
 

@@ -62,7 +62,7 @@ final class ExecIRJudge
         if (!isset(self::$calls[$index]) || self::$calls[$index] !== $text) {
             \fwrite(self::$out, "{\"need\":$index}\n$text\n");
             \fflush(self::$out);
-            exit(self::NEED);
+            ExecIREntry::end(self::NEED);
         }
         if (!isset(self::$results[$index])) {
             self::report('missing', $index, 'no result');
@@ -129,7 +129,7 @@ final class ExecIRJudge
     {
         \fwrite(self::$out, self::$nonce . "\n");
         \fflush(self::$out);
-        exit(0);
+        ExecIREntry::end(0);
     }
 }
 ExecIRJudge::prepare($argv[1]);

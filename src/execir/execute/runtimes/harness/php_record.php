@@ -56,7 +56,7 @@ final class ExecIRRecord
     {
         \fwrite(self::$out, self::$nonce . "\n");
         \fflush(self::$out);
-        exit(0);
+        ExecIREntry::end(0);
     }
 }
 ExecIRRecord::prepare($argv[1]);
