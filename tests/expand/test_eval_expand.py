@@ -74,3 +74,27 @@ def test_folders_and_retrievers_expansion_does_not_apply_to(tmp_path: Path) -> N
 def test_bad_expand_spec_fails_before_any_work(tmp_path: Path) -> None:
     with pytest.raises(ExecIRError, match="--expand 'rm3,fb_docs=0'"):
         check_config(_config(tmp_path, ("rm3,fb_docs=0",)))
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [("rm3,fb_terms=-1", "fb_terms=-1 is out of range"), ("hyde:hf:/no/such/model", "does not exist"), ("bo1", "'bo1' is not an expansion kind")],
+)
+def test_cli_checks_expand_specs_before_the_dataset_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: str, message: str) -> None:
+    from execir.cli import main
+
+    assert main(["eval", str(tmp_path / "no-dataset"), "--retriever", "bm25", "--expand", spec, "--out", str(tmp_path / "o"), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and not (tmp_path / "o").exists()
+
+
+def test_expanded_systems_stay_out_of_the_collection_averages() -> None:
+    from execir.evaluate.collection import averages
+    from execir.results import Estimate, FolderScore, FolderSummary
+
+    def folder(name: str, scores: tuple[FolderScore, ...]) -> FolderSummary:
+        return FolderSummary(name, name, "t2c", name.split("-")[1], "python", "all", None, scores, "r.md")  # type: ignore[arg-type]
+
+    plain = FolderScore("bm25", {"ndcg@10": Estimate(0.4, 0.3, 0.5)}, 0.0, 0.0, {})
+    expanded = FolderScore("bm25+rm3", {"ndcg@10": Estimate(0.9, 0.8, 1.0)}, 0.0, 0.0, {}, expanded_from="bm25")
+    assert averages((folder("t2c-search", (plain, expanded)), folder("t2c-full", (plain,)))) == {"bm25": {"t2c": 0.4, "overall": 0.4}}

@@ -71,11 +71,13 @@ def composition(dataset: Dataset) -> Composition:
 
 
 def averages(folders: tuple[FolderSummary, ...]) -> dict[str, dict[str, float]]:
-    """Per system: mean nDCG@10 per direction over its folders, and ``overall`` over the directions."""
+    """Per system: mean nDCG@10 per direction over its folders, and ``overall`` over the directions.
+    Query-expanded systems are left out: they exist only on search and description folders, so their
+    means would not compare with their first stages'."""
     by_system: dict[str, dict[str, list[float]]] = {}
     for folder in folders:
         for score in folder.scores:
-            if "ndcg@10" in score.metrics:
+            if "ndcg@10" in score.metrics and score.expanded_from is None:  # expanded systems exist on some folders only
                 by_system.setdefault(score.system, {}).setdefault(folder.direction, []).append(score.metrics["ndcg@10"].mean)
     out: dict[str, dict[str, float]] = {}
     for system, directions in sorted(by_system.items()):

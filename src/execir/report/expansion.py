@@ -84,6 +84,6 @@ def collection_expansion_markdown(result: CollectionResult) -> str:
         return ""
     return (
         "Each expanded system against its unexpanded first stage on the same folder: mean difference (expanded minus first "
-        "stage) with a paired bootstrap 95% CI. Expansion applies to text-to-code search and description folders only.\n\n"
-        + markdown_table(COLLECTION_EXPANSION_HEADER, rows)
+        "stage) with a paired bootstrap 95% CI. Expansion applies to text-to-code search and description folders only, "
+        "so expanded systems are left out of the averages above.\n\n" + markdown_table(COLLECTION_EXPANSION_HEADER, rows)
     )
