@@ -178,3 +178,13 @@ def test_hyde_vector_is_the_mean_of_query_and_passages(tmp_path: Path) -> None:
     )
     scores = vectors.mean(axis=0) @ dense.doc_embeddings.T
     assert run["q"] == pytest.approx({d: float(scores[dense.doc_ids.index(d)]) for d in run["q"]}, rel=1e-5)
+
+
+def test_long_prompts_keep_their_end_within_the_context(tiny_gpt2: Path) -> None:
+    generator = HFGenerator(str(tiny_gpt2), device="cpu")
+    assert generator.fit_context(list(range(10)), 4, 12) == [2, 3, 4, 5, 6, 7, 8, 9] and generator.truncated_prompts == 1
+    assert generator.fit_context(list(range(5)), 4, 12) == list(range(5)) and generator.fit_context([1], 4, None) == [1]
+    with pytest.raises(ExecIRError, match="leaves no room"):
+        generator.fit_context([1], 12, 12)
+    long_prompt = "x" * 1500  # the tiny model's context is 1024 byte tokens
+    assert len(generator.generate(long_prompt, n=1, max_tokens=3, temperature=0.0, seed=0)) == 1 and generator.truncated_prompts == 2

@@ -10,7 +10,9 @@
   through the tokenizer's chat template when it has one (as a user turn), else as plain text;
   ``generate`` samples ``n`` continuations (greedy when temperature is 0) after ``torch.manual_seed
   (seed)``, so a prompt's samples do not depend on which queries came before it. Only the new
-  tokens are decoded, special tokens skipped.
+  tokens are decoded, special tokens skipped. A prompt that does not fit the model's context
+  (``max_position_embeddings``) with ``max_tokens`` new tokens keeps its last tokens (the query and
+  the ``Passage:`` cue are at its end); ``truncated_prompts`` counts them.
 
 :func:`cached_samples` puts a :class:`~execir.expand.cache.GenerationCache` in front of either.
 """
@@ -96,6 +98,8 @@ class HFGenerator:
         self.path = Path(model_dir).expanduser()
         self.device = device
         self.calls = 0
+        self.truncated_prompts = 0
+        """Prompts cut from the left to fit the model's context with ``max_tokens`` new tokens."""
         self._loaded: tuple[Any, Any] | None = None
         self._revision: str | None = None
 
@@ -128,11 +132,27 @@ class HFGenerator:
             return list(ids["input_ids"] if isinstance(ids, dict) or hasattr(ids, "keys") else ids)
         return list(tokenizer(prompt)["input_ids"])
 
+    @staticmethod
+    def context(model: Any) -> int | None:
+        """The model's context length in tokens (None when its config does not say)."""
+        length = getattr(model.config, "max_position_embeddings", None)
+        return int(length) if isinstance(length, int) else None
+
+    def fit_context(self, ids: list[int], max_tokens: int, context: int | None) -> list[int]:
+        """The prompt's last ``context - max_tokens`` tokens (its end holds the query and the cue);
+        the prompt unchanged when it fits or the context is unknown."""
+        if context is None or len(ids) + max_tokens <= context:
+            return ids
+        if max_tokens >= context:
+            raise ExecIRError(f"generator hf:{self.path}: max_tokens={max_tokens} leaves no room for a prompt in its {context}-token context")
+        self.truncated_prompts += 1
+        return ids[len(ids) + max_tokens - context :]
+
     def generate(self, prompt: str, *, n: int, max_tokens: int, temperature: float, seed: int) -> list[str]:
         import torch
 
         tokenizer, model = self._load()
-        ids = torch.tensor([self._prompt_ids(tokenizer, prompt)], device=model.device)
+        ids = torch.tensor([self.fit_context(self._prompt_ids(tokenizer, prompt), max_tokens, self.context(model))], device=model.device)
         pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
         sample = temperature > 0  # greedy decoding gives one text, repeated n times
         options: dict[str, Any] = {"do_sample": sample, "num_return_sequences": n if sample else 1, "max_new_tokens": max_tokens, "pad_token_id": pad}
