@@ -25,3 +25,8 @@ def verdict_cache_path(root: Path | None = None) -> Path:
 def embedding_cache_dir(root: Path | None = None) -> Path:
     """The on-disk embedding cache."""
     return (root or cache_dir()) / "embeddings"
+
+
+def generation_cache_dir(root: Path | None = None) -> Path:
+    """The on-disk cache of generated query expansions (HyDE, Query2doc)."""
+    return (root or cache_dir()) / "generations"

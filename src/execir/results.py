@@ -36,7 +36,9 @@ class FolderScore:
     first_stage: str | None = None
     """For a reranked system: the first-stage system whose candidates it reordered."""
     deltas: dict[str, Estimate] = field(default_factory=dict)
-    """For a reranked system: measure -> mean difference to its first stage with a paired bootstrap 95% CI."""
+    """For a reranked or expanded system: measure -> mean difference to its first stage with a paired bootstrap 95% CI."""
+    expanded_from: str | None = None
+    """For a query-expanded system (``<retriever>+<expansion>``): the unexpanded first stage."""
 
 
 @dataclass(frozen=True)
@@ -250,6 +252,56 @@ class RerankSummary:
 
 
 @dataclass(frozen=True)
+class ExpansionSummary:
+    """How a query-expanded system was made from its unexpanded first stage, and what it changed."""
+
+    first_stage: str
+    """The unexpanded first-stage system's name."""
+    spec: str
+    """The ``--expand`` spec as given."""
+    config: dict[str, Any]
+    """The resolved spec (kind, parameters, generator identity; never a key)."""
+    generator_calls: int
+    """Generation requests made for this folder (0 when every text came from the cache)."""
+    cached_prompts: int
+    """Prompts whose generated texts all came from the cache."""
+    seconds: float
+    seconds_per_query: float
+    deltas: dict[str, Estimate]
+    """Measure (exec@1, exec@10, nDCG@10) -> mean of expanded minus first stage, with a paired bootstrap 95% CI."""
+    mcnemar: McNemar
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any]) -> ExpansionSummary:
+        """From the ``expansion`` record of a system in ``results.json``."""
+        return cls(
+            first_stage=str(record["first_stage"]),
+            spec=str(record["spec"]),
+            config=dict(record["config"]),
+            generator_calls=int(record["generator_calls"]),
+            cached_prompts=int(record["cached_prompts"]),
+            seconds=float(record["seconds"]),
+            seconds_per_query=float(record["seconds_per_query"]),
+            deltas={m: Estimate.of(v) for m, v in record["deltas"].items()},
+            mcnemar=McNemar(**record["mcnemar"]),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``expansion`` record of a system in ``results.json``."""
+        return {
+            "first_stage": self.first_stage,
+            "spec": self.spec,
+            "config": self.config,
+            "generator_calls": self.generator_calls,
+            "cached_prompts": self.cached_prompts,
+            "seconds": self.seconds,
+            "seconds_per_query": self.seconds_per_query,
+            "deltas": {m: _metric(e) for m, e in self.deltas.items()},
+            "mcnemar": asdict(self.mcnemar),
+        }
+
+
+@dataclass(frozen=True)
 class SystemSummary:
     """Everything measured for one retrieval system on one folder (per-query vectors aside)."""
 
@@ -275,6 +327,8 @@ class SystemSummary:
     ``estimated_tokens`` were counted, not reported), ``retries``, ``estimated_cost_usd`` (null
     without a known price), the price and its source, and ``cached_texts`` (served from the cache,
     not paid for); a hybrid's is keyed by part. None for local models."""
+    expansion: ExpansionSummary | None = None
+    """For a query-expanded system (``<retriever>+<expansion>``): its unexpanded first stage and deltas; None otherwise."""
 
     @classmethod
     def of(cls, name: str, record: Mapping[str, Any]) -> SystemSummary:
@@ -292,6 +346,7 @@ class SystemSummary:
             by_language={g: dict(v) for g, v in record["by_language"].items()},
             rerank=RerankSummary.of(record["rerank"]) if record.get("rerank") is not None else None,
             usage=dict(record["usage"]) if record.get("usage") is not None else None,
+            expansion=ExpansionSummary.of(record["expansion"]) if record.get("expansion") is not None else None,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -308,6 +363,7 @@ class SystemSummary:
             "by_language": self.by_language,
             "rerank": self.rerank.to_json() if self.rerank is not None else None,
             "usage": self.usage,
+            **({"expansion": self.expansion.to_json()} if self.expansion is not None else {}),
         }
 
 
@@ -375,6 +431,8 @@ class FolderResult:
     distributed: dict[str, Any] | None = None
     """Where retrievers ran on Ray (``--ray``): Ray version, nodes, encoder actors, search shards; None locally
     (and then absent from ``results.json``)."""
+    expansion_notes: tuple[str, ...] = ()
+    """Why a ``--expand`` spec added no system on this folder (its task, or no retriever it applies to)."""
 
     def system(self, name: str) -> SystemSummary:
         """The summary of the system called ``name``."""
@@ -394,6 +452,7 @@ class FolderResult:
             "comparisons": [asdict(c) for c in self.comparisons],
             "timing_seconds": self.timing_seconds,
             **({"distributed": self.distributed} if self.distributed is not None else {}),
+            **({"expansion_notes": list(self.expansion_notes)} if self.expansion_notes else {}),
         }
 
     @classmethod
@@ -408,6 +467,7 @@ class FolderResult:
             comparisons=tuple(Comparison.of(c) for c in document["comparisons"]),
             timing_seconds=dict(document["timing_seconds"]),
             distributed=document.get("distributed"),
+            expansion_notes=tuple(document.get("expansion_notes", ())),
         )
 
 

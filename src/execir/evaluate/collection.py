@@ -14,7 +14,7 @@ from execir.dataset import Dataset
 from execir.dataset.spec import get_spec
 from execir.dataset.stats import judgement_means, median_tokens
 from execir.errors import ExecIRError
-from execir.results import Composition, FolderResult, FolderScore, FolderSummary
+from execir.results import Composition, Estimate, FolderResult, FolderScore, FolderSummary, SystemSummary
 
 HEADLINE = ("exec@1", "ndcg@10", "mrr@10")
 COLLECTION_DELTAS = ("exec@1", "ndcg@10")
@@ -36,11 +36,18 @@ def folder_summary(dataset: Dataset, result: FolderResult, report: str) -> Folde
             coreb_intrusion=s.analyses.coreb_intrusion.share,
             by_language=s.by_language,
             first_stage=s.rerank.first_stage if s.rerank is not None else None,
-            deltas={m: s.rerank.deltas[m] for m in COLLECTION_DELTAS if m in s.rerank.deltas} if s.rerank is not None else {},
+            deltas=_deltas(s),
+            expanded_from=s.expansion.first_stage if s.expansion is not None else None,
         )
         for s in result.systems
     )
     return FolderSummary(dataset.name, dataset.task or dataset.name, direction, subtype, dataset.language, dataset.split, composition(dataset), scores, report)
+
+
+def _deltas(system: SystemSummary) -> dict[str, Estimate]:
+    """A reranked or expanded system's :data:`COLLECTION_DELTAS` against its first stage (empty otherwise)."""
+    second = system.rerank or system.expansion
+    return {m: second.deltas[m] for m in COLLECTION_DELTAS if m in second.deltas} if second is not None else {}
 
 
 def composition(dataset: Dataset) -> Composition:
@@ -64,11 +71,13 @@ def composition(dataset: Dataset) -> Composition:
 
 
 def averages(folders: tuple[FolderSummary, ...]) -> dict[str, dict[str, float]]:
-    """Per system: mean nDCG@10 per direction over its folders, and ``overall`` over the directions."""
+    """Per system: mean nDCG@10 per direction over its folders, and ``overall`` over the directions.
+    Query-expanded systems are left out: they exist only on search and description folders, so their
+    means would not compare with their first stages'."""
     by_system: dict[str, dict[str, list[float]]] = {}
     for folder in folders:
         for score in folder.scores:
-            if "ndcg@10" in score.metrics:
+            if "ndcg@10" in score.metrics and score.expanded_from is None:  # expanded systems exist on some folders only
                 by_system.setdefault(score.system, {}).setdefault(folder.direction, []).append(score.metrics["ndcg@10"].mean)
     out: dict[str, dict[str, float]] = {}
     for system, directions in sorted(by_system.items()):

@@ -17,7 +17,8 @@ from execir.evaluate.config import DEFAULT_DEPTH, DEFAULT_RETRIEVERS, HEADLINE_M
 from execir.evaluate.measures import DISPLAY_MEASURES, chosen_measures
 from execir.evaluate.runner import eval_oracle, prepare_rerankers, prepare_retrievers, run_collection
 from execir.execute import OracleConfig
-from execir.paths import embedding_cache_dir, verdict_cache_path
+from execir.expand import EXPAND_SPEC_HELP
+from execir.paths import embedding_cache_dir, generation_cache_dir, verdict_cache_path
 from execir.report.collection import format_collection
 from execir.rerank.registry import RERANK_SPEC_HELP
 from execir.retrieve.registry import SPEC_HELP
@@ -26,10 +27,14 @@ EVAL_EPILOG = f"""{SPEC_HELP}
 
 {RERANK_SPEC_HELP}
 
+{EXPAND_SPEC_HELP}
+
 Without --retriever, eval runs {", ".join(DEFAULT_RETRIEVERS)}. Each retriever returns its top --depth documents per
 query; metrics and analyses use that run (a document beyond the depth is unranked, as in trec_eval). Each --rerank
 spec reorders every retriever's candidates into a system named <retriever>>><reranker> (e.g. bm25>>exec), reported
-beside its first stage with the paired deltas (bootstrap CI) and the exact McNemar test on exec@1.
+beside its first stage with the paired deltas (bootstrap CI) and the exact McNemar test on exec@1. Each --expand spec
+adds <retriever>+<kind> (e.g. bm25+rm3) beside each retriever it applies to, reported the same way against the
+unexpanded retriever; generated texts are cached ($EXECIR_CACHE_DIR/generations) and written to expansions/.
 
 examples:
   execir eval data/he --out results/he                                  # {", ".join(DEFAULT_RETRIEVERS)}
@@ -39,6 +44,8 @@ examples:
   execir eval data/he/c2t --split all --out results/he-c2t                   # one folder, every split
   execir eval data/he --retriever dense --rerank exec --rerank ce:BAAI/bge-reranker-base --depth 50 --out results/he-rr
   execir eval data/he --retriever dense --depth 10 --rerank-depth 7 --rerank ce:models/mbpp-lw/soup --out results/he-top7
+  execir eval data/he --retriever bm25 --retriever dense --expand rm3 --expand rocchio --out results/he-prf
+  execir eval data/he --retriever dense --expand hyde:openai:http://127.0.0.1:8000/v1@qwen2.5-7b,n=4 --out results/he-hyde
   execir eval data/he --retriever dense:./my-model --name mine --metrics exec,ndcg,recall --k 1,10,100 --out results/mine
 
 DATASET is a build's output (every task folder in it is evaluated: results per folder in OUT/<folder>/,
@@ -134,6 +141,15 @@ def _add_eval_options(parser: argparse.ArgumentParser, *, with_out: bool = True)
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the density ablation (and of the build, for run)")
     if with_out:
         parser.add_argument("--split", choices=SPLIT_CHOICES, default="test", help="qrels to score (default test; 'all' for zero-shot systems)")
+    parser.add_argument(
+        "--expand",
+        action="append",
+        dest="expand",
+        metavar="SPEC",
+        default=[],
+        help="query expansion spec, repeatable (rm3, rocchio, hyde:GEN, query2doc:GEN); adds <retriever>+<kind> beside every retriever "
+        "it applies to, on text-to-code search and description folders; see the grammar below (default: none)",
+    )
     parser.add_argument("--cache-dir", type=Path, default=None, help="embedding cache directory (default: $EXECIR_CACHE_DIR/embeddings)")
     parser.add_argument("--no-progress", action="store_true", help="hide progress bars (they are never shown when stderr is not a terminal)")
 
@@ -154,6 +170,8 @@ def _eval_config(args: argparse.Namespace, dataset: Path, out: Path, retrievers:
         measures=chosen or HEADLINE_MEASURES,
         display=chosen or DISPLAY_MEASURES,
         cache_dir=args.cache_dir or embedding_cache_dir(),
+        expansions=tuple(getattr(args, "expand", ())),
+        generation_cache_dir=generation_cache_dir(),
         progress=progress_enabled(not args.no_progress),
     )
 

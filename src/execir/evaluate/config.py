@@ -28,6 +28,10 @@ class EvalConfig:
     TREC run files all work on this truncated run (a document beyond it is unranked)."""
     reranks: tuple[str, ...] = ()
     """Rerank specs, each applied on top of every retriever."""
+    expansions: tuple[str, ...] = ()
+    """``--expand`` specs, each adding ``<retriever>+<kind>`` beside every retriever it applies to."""
+    generation_cache_dir: Path | None = None
+    """Where generated expansions (HyDE, Query2doc) are cached (None: not on disk)."""
     rerank_depth: int | None = None
     """Candidates each reranker sees per query: the first stage's best ``rerank_depth`` (None: all
     ``depth``); the rest follow the reranked ones in the first stage's order."""
@@ -70,4 +74,5 @@ class EvalConfig:
             "ablation_levels": list(self.ablation_levels),
             "measures": list(self.all_measures),
             "display_measures": list(self.display),
+            **({"expansions": list(self.expansions)} if self.expansions else {}),
         }

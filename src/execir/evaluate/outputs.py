@@ -5,6 +5,8 @@ order with scores that strictly decrease (``n - rank + 1``), so pytrec_eval, ran
 and MTEB, scoring it against the folder's strict qrels, reproduce ExecIR's numbers; the system's own
 scores (a reranked system's: the reranker's) are in ``runs/<slug>.scores.tsv`` in the same order
 (empty for candidates beyond ``--rerank-depth``, which the reranker did not score).
+A query-expanded system's expanded queries (RM3's weighted terms, Rocchio's feedback documents,
+HyDE's and Query2doc's prompts and generated texts) go to ``expansions/<slug>.jsonl``.
 ``<slug>`` is the system name made file-safe (:func:`system_slug`: ``dense>>ce:org/model`` becomes
 ``dense--ce_org_model``); it is also the TREC file's system column."""
 
@@ -88,7 +90,8 @@ def per_query_records(dataset: Dataset, system: SystemResult, ranked: dict[str, 
 def write_outputs(out: Path, dataset: Dataset, systems: list[SystemResult], result: FolderResult, depth: int) -> Path:
     """Write every output file atomically; returns the report path. Run files and figures of an
     earlier evaluation into the same directory are removed first, so none is left stale."""
-    for stale in [*(out / "runs").glob("*.trec"), *(out / "runs").glob("*.scores.tsv"), *(out / "figures").glob("*.png")]:
+    runs, pngs, expansions = out / "runs", out / "figures", out / "expansions"
+    for stale in [*runs.glob("*.trec"), *runs.glob("*.scores.tsv"), *pngs.glob("*.png"), *expansions.glob("*.jsonl")]:
         stale.unlink()
     ties = result.tie_policy
     per_query: list[QueryRecord] = []
@@ -101,6 +104,8 @@ def write_outputs(out: Path, dataset: Dataset, systems: list[SystemResult], resu
         reranked = system.raw_scores is not None  # a rerank depth leaves candidates unscored
         atomic_write_bytes(out / "runs" / f"{slug}.scores.tsv", raw_scores_text(ordered, system.shown_scores, allow_unscored=reranked).encode("utf-8"))
         per_query.extend(per_query_records(dataset, system, ranked))
+        if system.expansion_records:  # the expanded queries: weighted terms, or prompts and generated texts
+            atomic_write_bytes(out / "expansions" / f"{slug}.jsonl", jsonl_bytes(system.expansion_records))
     atomic_write_bytes(out / "per_query.jsonl", jsonl_bytes(r.to_json() for r in per_query))
     write_results(out, result)
     figures = write_figures(out, result)

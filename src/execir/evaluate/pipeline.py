@@ -21,13 +21,15 @@ from execir.dataset import Dataset
 from execir.dataset.spec import TaskSpec, get_spec
 from execir.errors import ExecIRError
 from execir.evaluate.config import EvalConfig
+from execir.evaluate.expansion import applicable
 from execir.evaluate.second_stage import rerank_request, reranked_run, search_depth, source_record, truncate, without_identical
+from execir.expand import Expansion, expand_search
 from execir.metrics import evaluate
 from execir.metrics.analyses import density_ablation, gap_analyses, tie_rate
 from execir.metrics.stats import bootstrap_ci, mcnemar_exact, paired_comparisons
 from execir.rerank.base import Reranker
 from execir.rerank.chain import check_scores
-from execir.results import ActedOn, Comparison, DatasetFacts, Estimate, FolderResult, GapAnalyses, McNemar, RerankSummary, SystemSummary
+from execir.results import ActedOn, Comparison, DatasetFacts, Estimate, ExpansionSummary, FolderResult, GapAnalyses, McNemar, RerankSummary, SystemSummary
 from execir.retrieve import get_retriever
 from execir.retrieve.base import Retriever, apply_task, retriever_usage, usage_since
 from execir.types import Run
@@ -51,6 +53,9 @@ class SystemResult:
     raw_scores: Run | None = None
     """The scores shown beside the run (runs/<system>.scores.tsv, per_query.jsonl): the reranker's
     own scores for a reranked system; None means :attr:`run`."""
+    expansion_records: tuple[dict[str, Any], ...] = ()
+    """A query-expanded system's per-query expansion (weighted terms, or prompt and generated texts),
+    written to ``expansions/<system>.jsonl``; empty for every other system."""
 
     @property
     def shown_scores(self) -> Run:
@@ -89,12 +94,17 @@ def evaluate_systems(
     timer: Timer,
     factory: RetrieverFactory | None = None,
     rerankers: Mapping[str, Reranker] | None = None,
+    expansions: Mapping[str, Expansion] | None = None,
 ) -> list[SystemResult]:
     """Search with every configured retriever to ``config.depth`` and measure each run; then apply
     every reranker (``rerankers``: spec -> reranker, in ``config.reranks`` order) on top of every
-    retriever's candidates and measure those systems too. First stages come first, in configured order."""
+    retriever's candidates and measure those systems too. First stages come first, in configured order,
+    then the query-expanded systems (``expansions``: spec -> expansion, on the folders and retrievers
+    each applies to, see :func:`~execir.evaluate.expansion.expansion_applies`), then the reranked ones
+    (reranking the unexpanded first stages)."""
     make = factory or (lambda spec: get_retriever(spec, cache_dir=config.cache_dir, progress=config.progress))
     results: list[SystemResult] = []
+    expanded: list[SystemResult] = []
     task = dataset_task(dataset)
     for spec in config.retrievers:
         with timer.stage("load models"):
@@ -109,7 +119,10 @@ def evaluate_systems(
         config_record = retriever.config() if hasattr(retriever, "config") else {}
         identity = SystemIdentity(name, spec, config_record, retriever.encoded_texts, usage_since(spent_before, retriever_usage(retriever)))
         results.append(score_system(dataset, config, timer, identity, run))
+        for expansion in applicable(expansions, task, retriever):
+            expanded.append(expand_system(dataset, config, timer, results[-1], retriever, expansion, results + expanded))
     first_stages = list(results)
+    results.extend(expanded)
     for rerank_spec in config.reranks:
         reranker = (rerankers or {})[rerank_spec]
         reranker.use_task(task)
@@ -161,19 +174,55 @@ def rerank_system(
     return replace(result, summary=replace(result.summary, rerank=rerank))
 
 
-def rerank_summary(first: SystemResult, reranked: SystemResult, spec: str, reranker: Reranker, per_query_seconds: float, config: EvalConfig) -> RerankSummary:
-    """The reranker's identity and counts, and the reranked system's paired deltas against its first stage."""
+def paired_deltas(first: SystemResult, second: SystemResult, config: EvalConfig) -> tuple[dict[str, Estimate], McNemar]:
+    """``second`` minus ``first`` per :data:`DELTA_MEASURES` (mean with a paired bootstrap 95% CI) and
+    the exact McNemar test on exec@1 (wins: queries only ``second`` solves at rank 1)."""
     queries = sorted(first.per_query["exec@1"])
     deltas = {}
     for measure in DELTA_MEASURES:
-        diff = [reranked.per_query[measure][q] - first.per_query[measure][q] for q in queries]
+        diff = [second.per_query[measure][q] - first.per_query[measure][q] for q in queries]
         mean, low, high = bootstrap_ci(diff, n_resamples=config.bootstrap_resamples, seed=config.seed) if diff else (0.0, 0.0, 0.0)
         deltas[measure] = Estimate(mean, low, high)
-    if queries:
-        test = mcnemar_exact([first.per_query["exec@1"][q] for q in queries], [reranked.per_query["exec@1"][q] for q in queries])
-        mcnemar = McNemar(int(test["b01"]), int(test["b10"]), float(test["p_value"]))
-    else:
-        mcnemar = McNemar(0, 0, 1.0)
+    if not queries:
+        return deltas, McNemar(0, 0, 1.0)
+    test = mcnemar_exact([first.per_query["exec@1"][q] for q in queries], [second.per_query["exec@1"][q] for q in queries])
+    return deltas, McNemar(int(test["b01"]), int(test["b10"]), float(test["p_value"]))
+
+
+def expand_system(
+    dataset: Dataset, config: EvalConfig, timer: Timer, first: SystemResult, retriever: Retriever, expansion: Expansion, done: list[SystemResult]
+) -> SystemResult:
+    """``first``'s retriever (still indexed) searched with expanded queries, measured, with its deltas against ``first``."""
+    name = f"{first.name}+{expansion.kind}"
+    _check_unique(done, name, f"{first.spec}+{expansion.spec.text}")
+    calls, cached = expansion.generator_calls, expansion.cached_generations
+    started = time.perf_counter()
+    with timer.stage(f"expand:{name}"):
+        searched, records = expand_search(expansion, retriever, dataset.corpus, dataset.queries, top_k=search_depth(dataset, config.depth))
+        run = truncate(without_identical(searched), config.depth)
+    seconds = time.perf_counter() - started
+    own = {"first_stage": first.summary.config, "expansion": expansion.config()}
+    identity = SystemIdentity(name, f"{first.spec}+{expansion.spec.text}", own, retriever.encoded_texts)
+    result = score_system(dataset, config, timer, identity, run)
+    deltas, mcnemar = paired_deltas(first, result, config)
+    summary = ExpansionSummary(
+        first_stage=first.name,
+        spec=expansion.spec.text,
+        config=expansion.config(),
+        generator_calls=expansion.generator_calls - calls,
+        cached_prompts=expansion.cached_generations - cached,
+        seconds=round(seconds, 3),
+        seconds_per_query=seconds / max(len(dataset.queries), 1),
+        deltas=deltas,
+        mcnemar=mcnemar,
+    )
+    return replace(result, summary=replace(result.summary, expansion=summary), expansion_records=tuple(records))
+
+
+def rerank_summary(first: SystemResult, reranked: SystemResult, spec: str, reranker: Reranker, per_query_seconds: float, config: EvalConfig) -> RerankSummary:
+    """The reranker's identity and counts, and the reranked system's paired deltas against its first stage."""
+    queries = sorted(first.per_query["exec@1"])
+    deltas, mcnemar = paired_deltas(first, reranked, config)
     stats = reranker.stats()
     acted_on = None
     if stats.acted_on is not None:

@@ -12,10 +12,13 @@ from execir.distributed_retrieve.record import distributed_section
 from execir.errors import ExecIRError, MissingDependencyError
 from execir.evaluate.collection import averages, folder_summary
 from execir.evaluate.config import EvalConfig
+from execir.evaluate.expansion import expansion_notes
 from execir.evaluate.measures import check_depth
 from execir.evaluate.outputs import write_outputs, write_results
-from execir.evaluate.pipeline import Timer, compare_systems, evaluate_systems, folder_result
+from execir.evaluate.pipeline import Timer, compare_systems, dataset_task, evaluate_systems, folder_result
 from execir.execute import OracleConfig
+from execir.expand import Expansion, parse_expansions
+from execir.expand import prepare_expansions as expansions_of
 from execir.paths import verdict_cache_path
 from execir.report.collection import render_collection
 from execir.report.html import write_collection_html
@@ -30,6 +33,7 @@ def check_config(config: EvalConfig) -> None:
     """Refuse options that cannot work together: a depth below a measure's cut-off, or ``name`` with
     other than exactly one retriever (or a name a reranked system's ``>>`` would make ambiguous)."""
     check_depth(config.depth, config.all_measures)
+    parse_expansions(config.expansions)
     depth = config.rerank_depth
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= config.depth):
         raise ExecIRError(f"--rerank-depth must be between 1 and --depth ({config.depth}), got {depth!r}")
@@ -38,6 +42,12 @@ def check_config(config: EvalConfig) -> None:
             raise ExecIRError(f"--name names the one retriever's system, but {len(config.retrievers)} retrievers were given")
         if not config.name.strip() or ">>" in config.name:
             raise ExecIRError(f"--name must be non-empty and without '>>', got '{config.name}'")
+
+
+def prepare_expansions(config: EvalConfig) -> dict[str, Expansion]:
+    """Parse every ``--expand`` spec (spec -> expansion); a bad spec or a missing generator
+    directory fails here, before any dataset is read."""
+    return expansions_of(config.expansions, cache_dir=config.generation_cache_dir, progress=config.progress)
 
 
 def prepare_retrievers(config: EvalConfig) -> dict[str, Retriever]:
@@ -71,9 +81,10 @@ def run_evaluation(
     config: EvalConfig,
     retrievers: dict[str, Retriever] | None = None,
     rerankers: dict[str, Reranker] | None = None,
+    expansions: dict[str, Expansion] | None = None,
 ) -> tuple[FolderResult, Path]:
-    """Evaluate every configured retriever (and reranker) on one dataset folder and write all outputs."""
-    result, report, _ = _evaluate_folder(config, retrievers, rerankers)
+    """Evaluate every configured retriever (and reranker, and expansion) on one dataset folder and write all outputs."""
+    result, report, _ = _evaluate_folder(config, retrievers, rerankers, expansions)
     return result, report
 
 
@@ -81,19 +92,22 @@ def _evaluate_folder(
     config: EvalConfig,
     retrievers: dict[str, Retriever] | None,
     rerankers: dict[str, Reranker] | None,
+    expansions: dict[str, Expansion] | None = None,
 ) -> tuple[FolderResult, Path, FolderSummary]:
     timer = Timer()
     with timer.stage("load models"):
         prepared = retrievers if retrievers is not None else prepare_retrievers(config)
         second = rerankers if rerankers is not None else prepare_rerankers(config, eval_oracle(config))
+        expand = expansions if expansions is not None else prepare_expansions(config)
     with timer.stage("load dataset"):
         dataset = load_dataset(config.dataset, config.split)
-    systems = evaluate_systems(dataset, config, timer, factory=prepared.__getitem__, rerankers=second)
+    systems = evaluate_systems(dataset, config, timer, factory=prepared.__getitem__, rerankers=second, expansions=expand)
     with timer.stage("compare"):
         comparisons = compare_systems(systems, config)
     with timer.stage("report"):
         result = folder_result(dataset, config, systems, comparisons, timer)
         result = replace(result, distributed=distributed_section(prepared.values()))  # None unless a retriever ran on Ray
+        result = replace(result, expansion_notes=expansion_notes(expand, dataset_task(dataset), prepared.values()))
         report = write_outputs(config.out, dataset, systems, result, config.run_depth)
     result = replace(result, timing_seconds=timer.rounded())
     write_results(config.out, result)  # now with the report stage timed
@@ -104,6 +118,7 @@ def run_collection(
     config: EvalConfig,
     retrievers: dict[str, Retriever] | None = None,
     rerankers: dict[str, Reranker] | None = None,
+    expansions: dict[str, Expansion] | None = None,
 ) -> tuple[CollectionResult, Path]:
     """Evaluate every dataset folder under ``config.dataset`` (one folder, or a build's output with
     one folder per task): each into ``out/<folder>/``, then the collection's ``results.json`` and
@@ -111,16 +126,17 @@ def run_collection(
     started = time.perf_counter()
     prepared = retrievers if retrievers is not None else prepare_retrievers(config)
     second = rerankers if rerankers is not None else prepare_rerankers(config, eval_oracle(config))
+    expand = expansions if expansions is not None else prepare_expansions(config)
     folders = discover(config.dataset)
     if folders == [config.dataset]:
-        _, report, summary = _evaluate_folder(config, prepared, second)
+        _, report, summary = _evaluate_folder(config, prepared, second, expand)
         result = CollectionResult(config.split, config.ties, (summary,), averages((summary,)), round(time.perf_counter() - started, 3))
         return result, report
     summaries: list[FolderSummary] = []
     folder_results: dict[str, FolderResult] = {}
     for folder in folders:
         sub = replace(config, dataset=folder, out=config.out / folder.name)
-        folder_results[folder.name], _, summary = _evaluate_folder(sub, prepared, second)
+        folder_results[folder.name], _, summary = _evaluate_folder(sub, prepared, second, expand)
         summaries.append(replace(summary, report=f"{folder.name}/report.md"))
     result = CollectionResult(config.split, config.ties, tuple(summaries), averages(tuple(summaries)), round(time.perf_counter() - started, 3))
     atomic_write_bytes(config.out / "results.json", json_bytes(result.to_json()))

@@ -3,6 +3,7 @@ every folder, the search-query collapse and the per-language breakdown (pure, fr
 
 from __future__ import annotations
 
+from execir.report.expansion import COLLECTION_EXPANSION_HEADER, collection_expansion_markdown, collection_expansion_rows
 from execir.report.tables import ci, markdown_table, pct, text_table
 from execir.results import CollectionResult, Estimate, FolderSummary
 
@@ -159,6 +160,7 @@ def render_collection(result: CollectionResult) -> str:
         "there); CoREB intrusion@10: a hard negative ranked above a correct document, both in the top 10.\n\n"
         + markdown_table(LEADERBOARD_HEADER, leaderboard),
         "## Reranking\n\n" + _reranking(result),
+        *(["## Query expansion\n\n" + expansion] if (expansion := collection_expansion_markdown(result)) else []),
         "## Dataset composition\n\n" + markdown_table(COMPOSITION_HEADER, composition_rows(result)),
         "## Text-to-code query subtypes\n\n" + _search_collapse(result),
         "## Per query language\n\n" + _languages(result),
@@ -176,4 +178,7 @@ def format_collection(result: CollectionResult) -> str:
     reranked = rerank_rows(result)
     if reranked:
         tables.append(text_table(RERANK_HEADER, reranked))
+    expanded = collection_expansion_rows(result)
+    if expanded:
+        tables.append(text_table(COLLECTION_EXPANSION_HEADER, expanded))
     return "\n\n".join(tables)

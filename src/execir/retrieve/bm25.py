@@ -19,7 +19,7 @@ rather than bm25s' own ``retrieve``, whose top-k breaks ties arbitrarily; the sc
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import bm25s
@@ -94,6 +94,38 @@ class BM25Retriever:
         if not ids:
             return np.zeros(len(self._doc_ids), dtype=np.float32)
         return np.asarray(self._bm25.get_scores_from_ids(ids))
+
+    def weighted_scores(self, weights: Mapping[str, float]) -> np.ndarray:
+        """``sum_t weights[t] * BM25(t, d)`` for every indexed document (index order), float64.
+
+        bm25s scores a bag of tokens (a repeated token counts again) but has no per-term weights, so
+        a weighted query (RM3) is summed here from bm25s' own per-term score columns; terms the
+        index lacks score nothing. With unit weights it equals :meth:`scores` up to float32 rounding.
+        """
+        bm25 = self._index_or_fail()
+        data, indices, indptr = bm25.scores["data"], bm25.scores["indices"], bm25.scores["indptr"]
+        out = np.zeros(len(self._doc_ids), dtype=np.float64)
+        for term in sorted(weights):
+            term_id = bm25.vocab_dict.get(term)
+            if term_id is None or term_id + 1 >= len(indptr):
+                continue
+            lo, hi = int(indptr[term_id]), int(indptr[term_id + 1])
+            out[indices[lo:hi]] += weights[term] * data[lo:hi].astype(np.float64)
+            if bm25.nonoccurrence_array is not None:
+                out += weights[term] * float(bm25.nonoccurrence_array[term_id])
+        return out
+
+    def document_frequency(self, term: str) -> int:
+        """Number of indexed documents containing ``term`` (0 for a term the index lacks)."""
+        bm25 = self._index_or_fail()
+        term_id = bm25.vocab_dict.get(term)
+        indptr = bm25.scores["indptr"]
+        return 0 if term_id is None or term_id + 1 >= len(indptr) else int(indptr[term_id + 1] - indptr[term_id])
+
+    def _index_or_fail(self) -> bm25s.BM25:
+        if self._bm25 is None:
+            raise ExecIRError("bm25: call index(corpus) before search")
+        return self._bm25
 
     def search(self, queries: dict[str, str], *, top_k: int) -> Run:
         """Top ``top_k`` documents per query with full-precision BM25 scores."""

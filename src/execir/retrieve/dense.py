@@ -157,9 +157,14 @@ class DenseRetriever:
 
     def search(self, queries: dict[str, str], *, top_k: int) -> Run:
         """Exact top ``top_k`` documents per query by inner product."""
-        docs = self.doc_embeddings
         qids, q = self.encode_queries(queries)
-        return search_embeddings(qids, q, self._doc_ids, docs, top_k=top_k, same=self._same)
+        return self.search_vectors(qids, q, top_k=top_k)
+
+    def search_vectors(self, qids: list[str], vectors: np.ndarray, *, top_k: int) -> Run:
+        """Exact top ``top_k`` for query vectors made elsewhere (query expansion), one row per id;
+        identical documents tie as in :meth:`search`."""
+        docs = self.doc_embeddings
+        return search_embeddings(qids, np.ascontiguousarray(vectors, dtype=np.float32), self._doc_ids, docs, top_k=top_k, same=self._same)
 
     def usage(self) -> dict[str, Any] | None:
         """What an embedding API encoder spent (requests, inputs, tokens, estimated cost, retries) and
