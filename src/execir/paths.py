@@ -25,3 +25,8 @@ def verdict_cache_path(root: Path | None = None) -> Path:
 def embedding_cache_dir(root: Path | None = None) -> Path:
     """The on-disk embedding cache."""
     return (root or cache_dir()) / "embeddings"
+
+
+def onnx_export_dir(root: Path | None = None) -> Path:
+    """ONNX exports of dense models, one folder per model fingerprint."""
+    return (root or cache_dir()) / "onnx"

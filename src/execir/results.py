@@ -250,6 +250,53 @@ class RerankSummary:
 
 
 @dataclass(frozen=True)
+class IndexSummary:
+    """A system searched through a vector index, against exact search on the same embeddings."""
+
+    exact: str
+    """The exact system's name (the index's embeddings searched exactly; computed even when that
+    system is not itself evaluated)."""
+    kind: str
+    params: dict[str, int]
+    documents: int
+    indexed_vectors: int
+    """Distinct vectors indexed (bit-identical document vectors share one entry)."""
+    build_seconds: float
+    memory_bytes: int
+    ms_per_query: float
+    """faiss search milliseconds per query (query encoding excluded)."""
+    recall_k: int
+    recall_of_exact: float
+    """Mean over queries of the share of exact search's top ``recall_k`` the index also returns."""
+    deltas: dict[str, Estimate]
+    """Measure (exec@1, nDCG@10) -> mean of indexed minus exact, with a paired bootstrap 95% CI."""
+    mcnemar: McNemar
+    """Exact McNemar on exec@1: ``wins`` (queries only the index solves at rank 1), ``losses`` (only exact search does)."""
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any]) -> IndexSummary:
+        """From the ``index`` record of a system in ``results.json``."""
+        return cls(
+            exact=str(record["exact"]),
+            kind=str(record["kind"]),
+            params={k: int(v) for k, v in record["params"].items()},
+            documents=int(record["documents"]),
+            indexed_vectors=int(record["indexed_vectors"]),
+            build_seconds=float(record["build_seconds"]),
+            memory_bytes=int(record["memory_bytes"]),
+            ms_per_query=float(record["ms_per_query"]),
+            recall_k=int(record["recall_k"]),
+            recall_of_exact=float(record["recall_of_exact"]),
+            deltas={m: Estimate.of(v) for m, v in record["deltas"].items()},
+            mcnemar=McNemar(**record["mcnemar"]),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``index`` record of a system in ``results.json``."""
+        return {**asdict(self), "deltas": {m: _metric(e) for m, e in self.deltas.items()}}
+
+
+@dataclass(frozen=True)
 class SystemSummary:
     """Everything measured for one retrieval system on one folder (per-query vectors aside)."""
 
@@ -270,6 +317,8 @@ class SystemSummary:
     """Query language -> ``n`` and measure means."""
     rerank: RerankSummary | None = None
     """For a reranked system (``<first stage>>><reranker>``): its first stage, reranker and deltas; None for a first stage."""
+    index: IndexSummary | None = None
+    """For a system searched through a vector index (``dense@faiss:<kind>``): its cost and deltas against exact search."""
 
     @classmethod
     def of(cls, name: str, record: Mapping[str, Any]) -> SystemSummary:
@@ -286,6 +335,7 @@ class SystemSummary:
             analyses=GapAnalyses.of(record["analyses"]),
             by_language={g: dict(v) for g, v in record["by_language"].items()},
             rerank=RerankSummary.of(record["rerank"]) if record.get("rerank") is not None else None,
+            index=IndexSummary.of(record["index"]) if record.get("index") is not None else None,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -301,6 +351,7 @@ class SystemSummary:
             "analyses": self.analyses.to_json(),
             "by_language": self.by_language,
             "rerank": self.rerank.to_json() if self.rerank is not None else None,
+            **({"index": self.index.to_json()} if self.index is not None else {}),
         }
 
 

@@ -21,15 +21,18 @@ from execir.dataset import Dataset
 from execir.dataset.spec import TaskSpec, get_spec
 from execir.errors import ExecIRError
 from execir.evaluate.config import EvalConfig
+from execir.evaluate.indexed import index_summary
+from execir.evaluate.paired import paired_deltas
 from execir.evaluate.second_stage import rerank_request, reranked_run, search_depth, source_record, truncate, without_identical
 from execir.metrics import evaluate
 from execir.metrics.analyses import density_ablation, gap_analyses, tie_rate
-from execir.metrics.stats import bootstrap_ci, mcnemar_exact, paired_comparisons
+from execir.metrics.stats import bootstrap_ci, paired_comparisons
 from execir.rerank.base import Reranker
 from execir.rerank.chain import check_scores
-from execir.results import ActedOn, Comparison, DatasetFacts, Estimate, FolderResult, GapAnalyses, McNemar, RerankSummary, SystemSummary
+from execir.results import ActedOn, Comparison, DatasetFacts, Estimate, FolderResult, GapAnalyses, RerankSummary, SystemSummary
 from execir.retrieve import get_retriever
 from execir.retrieve.base import Retriever, apply_task
+from execir.retrieve.indexed import IndexedRetriever
 from execir.types import Run
 
 
@@ -106,7 +109,12 @@ def evaluate_systems(
             retriever.index(dataset.corpus)
             run = truncate(without_identical(retriever.search(dataset.queries, top_k=search_depth(dataset, config.depth))), config.depth)
         config_record = retriever.config() if hasattr(retriever, "config") else {}
-        results.append(score_system(dataset, config, timer, SystemIdentity(name, spec, config_record, retriever.encoded_texts), run))
+        result = score_system(dataset, config, timer, SystemIdentity(name, spec, config_record, retriever.encoded_texts), run)
+        if isinstance(retriever, IndexedRetriever):
+            with timer.stage("exact search for the index"):
+                index = index_summary(dataset, config, retriever, run, result.per_query)
+            result = replace(result, summary=replace(result.summary, index=index))
+        results.append(result)
     first_stages = list(results)
     for rerank_spec in config.reranks:
         reranker = (rerankers or {})[rerank_spec]
@@ -160,16 +168,7 @@ def rerank_system(
 def rerank_summary(first: SystemResult, reranked: SystemResult, spec: str, reranker: Reranker, per_query_seconds: float, config: EvalConfig) -> RerankSummary:
     """The reranker's identity and counts, and the reranked system's paired deltas against its first stage."""
     queries = sorted(first.per_query["exec@1"])
-    deltas = {}
-    for measure in DELTA_MEASURES:
-        diff = [reranked.per_query[measure][q] - first.per_query[measure][q] for q in queries]
-        mean, low, high = bootstrap_ci(diff, n_resamples=config.bootstrap_resamples, seed=config.seed) if diff else (0.0, 0.0, 0.0)
-        deltas[measure] = Estimate(mean, low, high)
-    if queries:
-        test = mcnemar_exact([first.per_query["exec@1"][q] for q in queries], [reranked.per_query["exec@1"][q] for q in queries])
-        mcnemar = McNemar(int(test["b01"]), int(test["b10"]), float(test["p_value"]))
-    else:
-        mcnemar = McNemar(0, 0, 1.0)
+    deltas, mcnemar = paired_deltas(first.per_query, reranked.per_query, DELTA_MEASURES, n_resamples=config.bootstrap_resamples, seed=config.seed)
     stats = reranker.stats()
     acted_on = None
     if stats.acted_on is not None:

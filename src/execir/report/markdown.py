@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 
 from execir.dataset import Dataset
+from execir.report.indexes import indexed_systems, indexes_markdown
 from execir.report.tables import ci, markdown_table, pct, pvalue
 from execir.results import FolderResult, QueryRecord, RankedDoc, SystemSummary
 
@@ -23,6 +24,7 @@ def render_report(result: FolderResult, per_query: list[QueryRecord], dataset: D
         _title(result),
         "## Leaderboard\n\n" + leaderboard_markdown(result) + _figure(figures, "leaderboard", "leaderboard with 95% CIs"),
         "## Reranking\n\n" + reranking_markdown(result),
+        *(["## Vector indexes against exact search\n\n" + indexes_markdown(result)] if indexed_systems(result) else []),
         "## Pairwise significance (exec@1)\n\n" + _comparisons(result),
         "## Where retrievers fall for near clones\n\n" + _gap_table(result),
         "## Pool-density ablation\n\n" + _ablation(result) + _figure(figures, "density", "pool-density ablation"),

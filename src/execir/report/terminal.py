@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from execir.report.indexes import INDEX_HEADER, index_rows, indexed_systems
 from execir.report.markdown import (
     ACTED_HEADER,
     RERANK_HEADER,
@@ -31,6 +32,8 @@ def format_leaderboard(result: FolderResult) -> str:
             text_table(["reranked system", "rerank spec", "queries", "pairs", "seconds", "reranker counts"], rerank_stats_rows(result)),
             "",
         ]
+    if indexed_systems(result):
+        lines += [text_table(INDEX_HEADER, index_rows(result)), ""]
     lines.append(text_table(gap_header(result.tie_policy), gap_rows(result)))
     lines += ["", _ablation_line(result), *_blind_operator_lines(result), ""]
     for c in result.comparisons:
