@@ -86,3 +86,6 @@ def test_indexed_system_reports_deltas_recall_and_cost(tmp_path: Path) -> None:
     report = out.read_text(encoding="utf-8")
     assert "## Vector indexes against exact search" in report
     assert "| dense@faiss:scripted | hnsw(M=32,efConstruction=40,efSearch=16) | -0.500 [" in report
+    html = out.with_name("report.html")
+    if html.is_file():  # written when plotly (the report extra) is installed
+        assert 'id="indexes"' in html.read_text(encoding="utf-8")
