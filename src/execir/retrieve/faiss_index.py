@@ -139,17 +139,20 @@ def _make(faiss: Any, resolved: ResolvedIndex, dim: int) -> tuple[Any, Any]:
     return index, quantizer
 
 
-def _train(faiss: Any, index: Any, vectors: np.ndarray, seed: int) -> None:
+def _train(index: Any, vectors: np.ndarray, seed: int) -> None:
     if index.is_trained:
         return
     sample = vectors
     if vectors.shape[0] > TRAIN_SAMPLE:
         rows = np.sort(np.random.default_rng(seed).choice(vectors.shape[0], TRAIN_SAMPLE, replace=False))
         sample = vectors[rows]
-    ivf = faiss.try_extract_index_ivf(index) if hasattr(faiss, "try_extract_index_ivf") else None
-    if ivf is not None:
-        ivf.cp.seed = seed
-        ivf.cp.max_points_per_centroid = max(ivf.cp.max_points_per_centroid, -(-sample.shape[0] // max(ivf.nlist, 1)))
+    if hasattr(index, "nlist"):  # IVF kinds: seeded k-means over the whole sample
+        index.cp.seed = seed
+        index.cp.max_points_per_centroid = max(index.cp.max_points_per_centroid, -(-sample.shape[0] // max(index.nlist, 1)))
+        index.cp.min_points_per_centroid = 1  # small corpora are legitimate here: no faiss warning on stderr
+    if hasattr(index, "pq"):
+        index.pq.cp.seed = seed
+        index.pq.cp.min_points_per_centroid = 1
     index.train(np.ascontiguousarray(sample, dtype=np.float32))
 
 
@@ -165,7 +168,7 @@ class FaissIndex:
         if hasattr(faiss.cvar, "hnsw_deterministic_build"):
             faiss.cvar.hnsw_deterministic_build = True
         with single_threaded(faiss):
-            _train(faiss, self._index, vectors, seed)
+            _train(self._index, vectors, seed)
             self._index.add(vectors)
         self.memory_bytes = int(faiss.serialize_index(self._index).size)
         """The serialised index's size: its vectors or codes plus graph, lists and quantisers."""
