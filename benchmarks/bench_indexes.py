@@ -61,7 +61,7 @@ def run_setting(dataset_path: Path, split: str, docs: int, kinds: list[str], cac
     spec = model if model != "static" else static if docs else "dense"
     if spec == static and not (cache / "static").is_dir():
         static_model(cache / "static")
-    exact = get_retriever(spec, cache_dir=cache / "emb", batch_size=1024 if docs else 64, device="cpu", progress=sys.stderr.isatty())
+    exact = get_retriever(spec, cache_dir=cache / "emb", batch_size=1024 if spec == static else 64, device="cpu", progress=sys.stderr.isatty())
     assert isinstance(exact, DenseRetriever)
     started = time.perf_counter()
     exact.index(corpus)
