@@ -39,7 +39,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e '.[dense,rerank,report,test,interop,ray]'
+	$(BIN)/pip install -q -e '.[dense,rerank,report,test,interop,ray,index,onnx]'
 	touch $(STAMP)
 
 $(INFINITY_STAMP): requirements/infinity.txt
@@ -67,7 +67,7 @@ test-all: setup
 	EXECIR_REQUIRE_INFINITY=1 $(BIN)/python -m pytest -q
 
 bench: setup
-	$(BIN)/pip install -q rank-bm25 faiss-cpu threadpoolctl
+	$(BIN)/pip install -q rank-bm25 threadpoolctl
 	for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 clean:

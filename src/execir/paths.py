@@ -30,3 +30,8 @@ def embedding_cache_dir(root: Path | None = None) -> Path:
 def generation_cache_dir(root: Path | None = None) -> Path:
     """The on-disk cache of generated query expansions (HyDE, Query2doc)."""
     return (root or cache_dir()) / "generations"
+
+
+def onnx_export_dir(root: Path | None = None) -> Path:
+    """ONNX exports of dense models, one folder per model fingerprint."""
+    return (root or cache_dir()) / "onnx"

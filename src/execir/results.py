@@ -252,6 +252,53 @@ class RerankSummary:
 
 
 @dataclass(frozen=True)
+class IndexSummary:
+    """A system searched through a vector index, against exact search on the same embeddings."""
+
+    exact: str
+    """The exact system's name (the index's embeddings searched exactly; computed even when that
+    system is not itself evaluated)."""
+    kind: str
+    params: dict[str, int]
+    documents: int
+    indexed_vectors: int
+    """Distinct vectors indexed (bit-identical document vectors share one entry)."""
+    build_seconds: float
+    memory_bytes: int
+    ms_per_query: float
+    """faiss search milliseconds per query (query encoding excluded)."""
+    recall_k: int
+    recall_of_exact: float
+    """Mean over queries of the share of exact search's top ``recall_k`` the index also returns."""
+    deltas: dict[str, Estimate]
+    """Measure (exec@1, nDCG@10) -> mean of indexed minus exact, with a paired bootstrap 95% CI."""
+    mcnemar: McNemar
+    """Exact McNemar on exec@1: ``wins`` (queries only the index solves at rank 1), ``losses`` (only exact search does)."""
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any]) -> IndexSummary:
+        """From the ``index`` record of a system in ``results.json``."""
+        return cls(
+            exact=str(record["exact"]),
+            kind=str(record["kind"]),
+            params={k: int(v) for k, v in record["params"].items()},
+            documents=int(record["documents"]),
+            indexed_vectors=int(record["indexed_vectors"]),
+            build_seconds=float(record["build_seconds"]),
+            memory_bytes=int(record["memory_bytes"]),
+            ms_per_query=float(record["ms_per_query"]),
+            recall_k=int(record["recall_k"]),
+            recall_of_exact=float(record["recall_of_exact"]),
+            deltas={m: Estimate.of(v) for m, v in record["deltas"].items()},
+            mcnemar=McNemar(**record["mcnemar"]),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``index`` record of a system in ``results.json``."""
+        return {**asdict(self), "deltas": {m: _metric(e) for m, e in self.deltas.items()}}
+
+
+@dataclass(frozen=True)
 class ExpansionSummary:
     """How a query-expanded system was made from its unexpanded first stage, and what it changed."""
 
@@ -329,6 +376,8 @@ class SystemSummary:
     not paid for); a hybrid's is keyed by part. None for local models."""
     expansion: ExpansionSummary | None = None
     """For a query-expanded system (``<retriever>+<expansion>``): its unexpanded first stage and deltas; None otherwise."""
+    index: IndexSummary | None = None
+    """For a system searched through a vector index (``dense@faiss:<kind>``): its cost and deltas against exact search."""
 
     @classmethod
     def of(cls, name: str, record: Mapping[str, Any]) -> SystemSummary:
@@ -347,6 +396,7 @@ class SystemSummary:
             rerank=RerankSummary.of(record["rerank"]) if record.get("rerank") is not None else None,
             usage=dict(record["usage"]) if record.get("usage") is not None else None,
             expansion=ExpansionSummary.of(record["expansion"]) if record.get("expansion") is not None else None,
+            index=IndexSummary.of(record["index"]) if record.get("index") is not None else None,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -364,6 +414,7 @@ class SystemSummary:
             "rerank": self.rerank.to_json() if self.rerank is not None else None,
             "usage": self.usage,
             **({"expansion": self.expansion.to_json()} if self.expansion is not None else {}),
+            **({"index": self.index.to_json()} if self.index is not None else {}),
         }
 
 

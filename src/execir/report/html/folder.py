@@ -13,6 +13,7 @@ from execir.report.html import charts
 from execir.report.html.browser import OUTCOMES, browser_data
 from execir.report.html.markup import Cell, Markup, esc, estimate_cell, join, table, tag
 from execir.report.html.page import Section, chart, render_page
+from execir.report.indexes import INDEX_HEADER, index_rows, indexed_systems
 from execir.report.markdown import TIE_POLICY_TEXT, gap_header, gap_rows, outranks_phrase, system_order
 from execir.report.tables import pct, pvalue
 from execir.results import Estimate, FolderResult, QueryRecord, SystemSummary
@@ -44,6 +45,16 @@ def _leaderboard(result: FolderResult) -> Markup:
     note = _p("Means over queries with their 95% bootstrap intervals in brackets; best exec@1 first.")
     numeric = [False, *([True] * (len(measures) + 1))]
     return note + table(["system", *measures, "texts encoded"], rows, numeric=numeric, id_="leaderboard") + chart("leaderboard", "leaderboard chart")
+
+
+def _indexes(result: FolderResult) -> Markup:
+    note = _p(
+        "Each indexed system searches the same embeddings as exact search through a faiss index. Δ: indexed minus exact with a "
+        "paired bootstrap 95% CI; wins/losses: queries only the index / only exact search solves at rank 1 (exact McNemar); "
+        "recall of exact: share of exact search's top k the index returns; ms/query: index search only; memory: the serialised index."
+    )
+    rows: list[list[Cell]] = [list(r) for r in index_rows(result)]
+    return note + table(INDEX_HEADER, rows, numeric=[False, False, True, True, True, True, True, True, True, True], id_="indexes")
 
 
 def _significance(result: FolderResult) -> Markup:
@@ -238,6 +249,7 @@ def render_folder_html(result: FolderResult, records: Sequence[QueryRecord], dat
     """The folder's ``report.html``: static tables for every number, plotly charts and a query browser."""
     sections = [
         Section("leaderboard", "Leaderboard", _leaderboard(result)),
+        *([Section("indexes", "Vector indexes against exact search", _indexes(result))] if indexed_systems(result) else []),
         Section("significance", "Pairwise significance (exec@1)", _significance(result)),
         Section("near-clones", "Where retrievers fall for near clones", _gaps(result)),
         Section("density", "Pool-density ablation", _ablation(result)),
