@@ -200,9 +200,12 @@ def test_eval_with_a_hosted_reranker_writes_usage_and_no_key(loopback: Loopback,
     usage = system["rerank"]["config"]["usage"]
     assert usage["requests"] == 2 and usage["search_units"] == 2 and usage["estimated_cost_usd"] == pytest.approx(0.004)
     assert system["rerank"]["extra"]["pairs_sent"] > 0
+    assert system["usage"]["requests"] == 2 and system["usage"]["search_units"] == 2  # this folder's share, as for retrievers
+    assert "| bm25>>api:cohere/rerank-v3.5 | 2 |" in (tmp_path / "o" / "report.md").read_text().split("## What the endpoints cost", 1)[1]
     assert main([*args, "--out", str(tmp_path / "o2")]) == 0  # the second run is served from the cache
     again = json.loads((tmp_path / "o2" / "results.json").read_text())["systems"]["bm25>>api:cohere/rerank-v3.5"]
     assert again["rerank"]["extra"]["pairs_sent"] == 0 and again["metrics"] == system["metrics"]
+    assert again["usage"]["requests"] == 0 and again["usage"]["search_units"] == 0
     assert len(loopback.posts()) == 2
     written = [f for f in tmp_path.rglob("*") if f.is_file() and f.suffix in (".json", ".jsonl", ".md", ".trec", ".html", ".log")]
     assert written and not [f for f in written if KEY in f.read_text(errors="replace")]

@@ -56,6 +56,10 @@ def test_eval_resumes_records_usage_and_never_leaks_the_key(
     assert usage["requests"] == usage["inputs"] == len(sent) and usage["cached_texts"] == 2
     assert usage["tokens"] == usage["estimated_tokens"] > 0 and usage["estimated_cost_usd"] == pytest.approx(usage["tokens"] * 0.15 / 1e6)
     assert system["config"]["encoder"]["query_options"] == {"taskType": "CODE_RETRIEVAL_QUERY", "outputDimensionality": 768}
+    report = (tmp_path / "out" / "report.md").read_text()
+    section = report.split("## What the endpoints cost", 1)[1].split("\n## ", 1)[0]
+    [row] = [line for line in section.splitlines() if line.startswith(f"| {system['name'] if 'name' in system else ''}") and "gemini" in line]
+    assert f"| {len(sent):,} | {len(sent):,} | {usage['tokens']:,} ({usage['estimated_tokens']:,}) | 0 | 2 | - | {usage['estimated_cost_usd']:.6f} |" in row
 
     assert main([*args, "--out", str(tmp_path / "again")]) == 0  # fully cached: no request at all
     assert len(loopback.posts()) == len(sent)

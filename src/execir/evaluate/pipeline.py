@@ -29,7 +29,7 @@ from execir.expand import Expansion, expand_search
 from execir.metrics import evaluate
 from execir.metrics.analyses import density_ablation, gap_analyses, tie_rate
 from execir.metrics.stats import bootstrap_ci, paired_comparisons
-from execir.rerank.base import Reranker
+from execir.rerank.base import Reranker, reranker_usage
 from execir.rerank.chain import check_scores
 from execir.results import ActedOn, Comparison, DatasetFacts, Estimate, ExpansionSummary, FolderResult, GapAnalyses, RerankSummary, SystemSummary
 from execir.retrieve import get_retriever
@@ -170,13 +170,16 @@ def rerank_system(
     name = f"{first.name}>>{reranker.name}"
     _check_unique(done, name, f"{first.spec}>>{spec}")
     request = rerank_request(dataset, first.run, config.rerank_depth)
+    spent_before = reranker_usage(reranker)  # one reranker serves every folder of a collection
     started = time.perf_counter()
     with timer.stage(f"rerank:{name}"):
         scores = reranker.score(request)
         check_scores(reranker.name, request, scores)
         run = reranked_run(first.run, scores, dataset.qrels, config.ties)
     seconds = time.perf_counter() - started
-    identity = SystemIdentity(name, f"{first.spec}>>{spec}", reranker.config(), first.summary.encoded_texts)
+    identity = SystemIdentity(
+        name, f"{first.spec}>>{spec}", reranker.config(), first.summary.encoded_texts, usage_since(spent_before, reranker_usage(reranker))
+    )
     result = score_system(dataset, config, timer, identity, run, raw_scores=scores)
     rerank = rerank_summary(first, result, spec, reranker, seconds / max(len(request.queries), 1), config)
     return replace(result, summary=replace(result.summary, rerank=rerank))

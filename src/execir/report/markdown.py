@@ -9,6 +9,7 @@ from execir.dataset import Dataset
 from execir.report.expansion import expansion_markdown
 from execir.report.indexes import indexed_systems, indexes_markdown
 from execir.report.tables import ci, markdown_table, pct, pvalue
+from execir.report.usage import usage_markdown
 from execir.results import FolderResult, QueryRecord, RankedDoc, SystemSummary
 
 WORST_FAILURES = 5
@@ -27,6 +28,7 @@ def render_report(result: FolderResult, per_query: list[QueryRecord], dataset: D
         "## Reranking\n\n" + reranking_markdown(result),
         *(["## Query expansion\n\n" + expansion] if (expansion := expansion_markdown(result)) else []),
         *(["## Vector indexes against exact search\n\n" + indexes_markdown(result)] if indexed_systems(result) else []),
+        *(["## What the endpoints cost\n\n" + usage] if (usage := usage_markdown(result)) else []),
         "## Pairwise significance (exec@1)\n\n" + _comparisons(result),
         "## Where retrievers fall for near clones\n\n" + _gap_table(result),
         "## Pool-density ablation\n\n" + _ablation(result) + _figure(figures, "density", "pool-density ablation"),

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from execir.model_identity import safe_name
 
@@ -100,3 +100,10 @@ class Reranker(Protocol):
     def config(self) -> dict[str, object]:
         """The reranker's identity for ``results.json`` (model, revision, batch size, ...)."""
         ...
+
+
+def reranker_usage(reranker: object) -> dict[str, Any] | None:
+    """``reranker.usage_json()`` when the reranker calls an endpoint (requests, tokens, search units,
+    estimated cost); None for local rerankers (usage is not part of the protocol)."""
+    usage_json = getattr(reranker, "usage_json", None)
+    return usage_json() if callable(usage_json) else None

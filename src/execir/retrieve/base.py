@@ -49,7 +49,7 @@ def retriever_usage(retriever: object) -> dict[str, Any] | None:
     return usage() if callable(usage) else None
 
 
-NOT_COUNTS = frozenset({"usd_per_million_tokens"})
+NOT_COUNTS = frozenset({"usd_per_million_tokens", "usd_per_thousand_searches"})
 """Numbers in a usage block that are rates, not running counts."""
 
 

@@ -16,6 +16,8 @@ from execir.report.html.page import Section, chart, render_page
 from execir.report.indexes import INDEX_HEADER, index_rows, indexed_systems
 from execir.report.markdown import TIE_POLICY_TEXT, gap_header, gap_rows, outranks_phrase, system_order
 from execir.report.tables import pct, pvalue
+from execir.report.usage import NOTE as USAGE_NOTE
+from execir.report.usage import USAGE_HEADER, usage_rows
 from execir.results import Estimate, FolderResult, QueryRecord, SystemSummary
 
 QUERIES_ID = "execir-queries"
@@ -55,6 +57,11 @@ def _indexes(result: FolderResult) -> Markup:
     )
     rows: list[list[Cell]] = [list(r) for r in index_rows(result)]
     return note + table(INDEX_HEADER, rows, numeric=[False, False, True, True, True, True, True, True, True, True], id_="indexes")
+
+
+def _usage(result: FolderResult) -> Markup:
+    rows: list[list[Cell]] = [list(r) for r in usage_rows(result)]
+    return _p(USAGE_NOTE.strip()) + table(USAGE_HEADER, rows, numeric=[False, *([True] * (len(USAGE_HEADER) - 1))], id_="usage")
 
 
 def _significance(result: FolderResult) -> Markup:
@@ -250,6 +257,7 @@ def render_folder_html(result: FolderResult, records: Sequence[QueryRecord], dat
     sections = [
         Section("leaderboard", "Leaderboard", _leaderboard(result)),
         *([Section("indexes", "Vector indexes against exact search", _indexes(result))] if indexed_systems(result) else []),
+        *([Section("usage", "What the endpoints cost", _usage(result))] if usage_rows(result) else []),
         Section("significance", "Pairwise significance (exec@1)", _significance(result)),
         Section("near-clones", "Where retrievers fall for near clones", _gaps(result)),
         Section("density", "Pool-density ablation", _ablation(result)),
