@@ -51,6 +51,8 @@ def test_expanded_systems_are_reported_beside_their_first_stage(tmp_path: Path, 
     assert set(record) == {"query_id", "query", "prompt", "samples", "search_text"}
     report = (tmp_path / "out" / "report.md").read_text()
     assert "## Query expansion" in report and "| bm25+rm3 | bm25 |" in report
+    html = (tmp_path / "out" / "report.html").read_text()
+    assert 'id="expansion"' in html and html.count("bm25+rm3") >= 2
     again = run_collection(config, {"bm25": BM25Retriever(progress=False), "toy-dense": DenseRetriever(HashingEncoder(dim=16))}, {})  # type: ignore[arg-type]
     assert again is not None
     rerun = FolderResult.from_json(json.loads((tmp_path / "out" / "results.json").read_text()))

@@ -9,6 +9,8 @@ from dataclasses import fields, is_dataclass
 from typing import Any
 
 from execir.dataset import Dataset
+from execir.report.expansion import EXPANSION_HEADER, expanded_systems, expansion_rows
+from execir.report.expansion import NOTE as EXPANSION_NOTE
 from execir.report.html import charts
 from execir.report.html.browser import OUTCOMES, browser_data
 from execir.report.html.markup import Cell, Markup, esc, estimate_cell, join, table, tag
@@ -57,6 +59,13 @@ def _indexes(result: FolderResult) -> Markup:
     )
     rows: list[list[Cell]] = [list(r) for r in index_rows(result)]
     return note + table(INDEX_HEADER, rows, numeric=[False, False, True, True, True, True, True, True, True, True], id_="indexes")
+
+
+def _expansion(result: FolderResult) -> Markup:
+    rows: list[list[Cell]] = [list(r) for r in expansion_rows(result)]
+    notes = "".join(tag("li", n) for n in result.expansion_notes)
+    body = _p(EXPANSION_NOTE.strip()) + table(EXPANSION_HEADER, rows, numeric=[False, False, *([True] * (len(EXPANSION_HEADER) - 2))], id_="expansion")
+    return body + (_p("Not applied:") + tag("ul", Markup(notes)) if notes else Markup(""))
 
 
 def _usage(result: FolderResult) -> Markup:
@@ -257,6 +266,7 @@ def render_folder_html(result: FolderResult, records: Sequence[QueryRecord], dat
     sections = [
         Section("leaderboard", "Leaderboard", _leaderboard(result)),
         *([Section("indexes", "Vector indexes against exact search", _indexes(result))] if indexed_systems(result) else []),
+        *([Section("expansion", "Query expansion", _expansion(result))] if expanded_systems(result) else []),
         *([Section("usage", "What the endpoints cost", _usage(result))] if usage_rows(result) else []),
         Section("significance", "Pairwise significance (exec@1)", _significance(result)),
         Section("near-clones", "Where retrievers fall for near clones", _gaps(result)),
