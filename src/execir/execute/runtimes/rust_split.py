@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import secrets
 import shlex
 import shutil
 import subprocess
@@ -53,6 +54,7 @@ from execir.execute.runtimes.base import (
 WIRE = harness_source("rust_wire.rs").replace("@CALLS_FILE@", CALLS_FILE).replace("@RESULTS_FILE@", RESULTS_FILE).replace("@NEED_STATUS@", str(NEED_STATUS))
 REFERENCE_PREFIX = "execir_reference_"
 TESTS_MODULE = "execir_tests_module"
+PROGRAM_MODULE = "execir_program"
 _WORDS = frozenset(
     "i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64 bool char String str Vec Option HashMap HashSet BTreeMap BTreeSet Box mut".split()
 )
@@ -60,34 +62,28 @@ _WORDS = frozenset(
 _TOKEN = re.compile(r"'\w+|\w+|::|[&<>(),\[\];]|\S")
 _LIFETIME = re.compile(r"'[A-Za-z_]\w*\s*")
 _CACHE_LIMIT = 512
+PROGRAM_FLAGS = ("--crate-type", "bin", "--crate-name", "execir_program", "--cfg", "test", "-F", "unsafe_code")
+"""The candidate's crate: its program (a module, see :data:`CALLER_MAIN`) with the caller module,
+``unsafe_code`` forbidden in the whole crate (its root has no ``unsafe``: the calls loop is the
+wire's, :func:`call_plan`), linked into the executable in one ``rustc``."""
 CALLER_MAIN = """\
-use std::io::Write;
-use std::os::fd::FromRawFd;
 fn main() {
-    let text = std::fs::read_to_string("@CALLS_FILE@").unwrap_or_default();
-    let _ = std::fs::remove_file("@CALLS_FILE@");
-    let mut out = std::io::BufWriter::new(unsafe { std::fs::File::from_raw_fd(3) });
-    for line in text.lines() {
-        let args = match execir_wire::parse(line) { Some(execir_wire::Json::Arr(items)) => items, _ => std::process::exit(2) };
-        let got = std::panic::catch_unwind(|| execir_program::execir_caller::execir_call(&args));
-        let record = match got {
-            Ok(Some(value)) => format!("{{\\"ok\\": {}}}\\n", value),
-            Ok(None) => "{\\"raised\\": \\"arguments\\"}\\n".to_string(),
-            Err(_) => "{\\"raised\\": \\"panic\\"}\\n".to_string(),
-        };
-        if out.write_all(record.as_bytes()).and_then(|_| out.flush()).is_err() {
-            std::process::exit(122);
-        }
-    }
+    ::execir_wire::serve(@MODULE@::execir_caller::execir_call);
 }
-""".replace("@CALLS_FILE@", CALLS_FILE)
+#[path = "main.rs"]
+mod @MODULE@;
+"""
+"""The root of the candidate's crate: the program is its module ``@MODULE@`` (a random name), the
+calls loop is the wire's (see :func:`call_plan`)."""
 JUDGE_MAIN = f"""\
 fn main() {{
-    for test in execir_program::{TESTS_MODULE}::execir_tests() {{
+    for test in {PROGRAM_MODULE}::{TESTS_MODULE}::execir_tests() {{
         test();
     }}
     execir_wire::replay::complete();
 }}
+#[path = "main.rs"]
+mod {PROGRAM_MODULE};
 """
 
 
@@ -234,7 +230,7 @@ def judge(toolchain: Toolchain, reference: str, tests: str, entry: str) -> Judge
 
 
 def _build(toolchain: Toolchain, reference: str, tests: str, entry: str) -> Judge | None:
-    from execir.execute.runtimes.rust import FLAGS, extern_args
+    from execir.execute.runtimes.rust import FLAGS, dynamic_std, extern_args
 
     found = rust_source.signature(reference, entry)
     wire = _wire_args(toolchain)
@@ -247,33 +243,16 @@ def _build(toolchain: Toolchain, reference: str, tests: str, entry: str) -> Judg
     program += f'\n#[path = "{TESTS_MODULE}.rs"]\npub mod {TESTS_MODULE};\n'
     listing = ", ".join(module.paths)
     tests_file = f"#![allow(unused_imports)]\nuse super::*;\n{module.code}\npub fn execir_tests() -> &'static [fn()] {{\n    &[{listing}]\n}}\n"
-    rustc = [toolchain.paths["rustc"], *FLAGS, *extern_args(toolchain), *wire]
+    rustc = [toolchain.paths["rustc"], *FLAGS, *dynamic_std(toolchain), *extern_args(toolchain), *wire]
     with tempfile.TemporaryDirectory(prefix="execir-rustjudge-") as work:
         files = {"main.rs": program, f"{TESTS_MODULE}.rs": tests_file, "judge.rs": JUDGE_MAIN}
         for name, text in files.items():
             with open(os.path.join(work, name), "w", encoding="utf-8", errors="surrogateescape") as handle:
                 handle.write(text)
-        steps = [
-            [*rustc, "--crate-type", "rlib", "--crate-name", "execir_program", "--cfg", "test", "main.rs", "-o", "libexecir_program.rlib"],
-            [
-                *rustc,
-                "--crate-type",
-                "bin",
-                "--extern",
-                "execir_program=libexecir_program.rlib",
-                "-L",
-                ".",
-                "-C",
-                "strip=symbols",
-                "judge.rs",
-                "-o",
-                JUDGE_EXECUTABLE,
-            ],
-        ]
+        argv = [*rustc, "--crate-type", "bin", "--cfg", "test", "-C", "strip=symbols", "judge.rs", "-o", JUDGE_EXECUTABLE]
         try:
-            for argv in steps:
-                if subprocess.run(argv, cwd=work, capture_output=True, timeout=300).returncode != 0:
-                    return None
+            if subprocess.run(argv, cwd=work, capture_output=True, timeout=300).returncode != 0:
+                return None
             with open(os.path.join(work, JUDGE_EXECUTABLE), "rb") as handle:
                 binary = handle.read().decode("utf-8", "surrogateescape")
         except (OSError, subprocess.SubprocessError):
@@ -294,7 +273,7 @@ def judge_plan(toolchain: Toolchain, reference: str, tests: str, entry_point: st
 
 
 def call_plan(toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
-    from execir.execute.runtimes.rust import FLAGS, PROGRAM_FLAGS, extern_args
+    from execir.execute.runtimes.rust import FLAGS, dynamic_std, extern_args
 
     wire = _wire_args(toolchain)
     theirs = rust_source.signature(reference, entry_point)
@@ -304,16 +283,15 @@ def call_plan(toolchain: Toolchain, program: str, entry_point: str, reference: s
     forms = [own] if own is not None and supported(own) else []
     if not forms or caller(forms[0]) != caller(theirs):
         forms.append(theirs)
-    files = {"caller.rs": CALLER_MAIN, CALLS_FILE: calls}
+    module = "execir_" + secrets.token_hex(8)
+    files = {"caller.rs": CALLER_MAIN.replace("@MODULE@", module), CALLS_FILE: calls}
     declare = '\n#[path = "execir_caller.rs"]\npub mod execir_caller;\n'
-    rustc = [toolchain.paths["rustc"], *FLAGS, *extern_args(toolchain), *wire]
-    library = [*rustc, *PROGRAM_FLAGS, "main.rs", "-o", "libexecir_program.rlib"]
+    rustc = [toolchain.paths["rustc"], *FLAGS, *PROGRAM_FLAGS, *dynamic_std(toolchain), *extern_args(toolchain), *wire]
+    build = " ".join(shlex.quote(a) for a in [*rustc, "caller.rs", "-o", "prog"])
     attempts = []
     for index, form in enumerate(forms):
         files[f"main{index}.rs"] = program + declare
         files[f"execir_caller{index}.rs"] = caller(form)
         copy = f"cp main{index}.rs main.rs && cp execir_caller{index}.rs execir_caller.rs && "
-        attempts.append("(" + copy + " ".join(shlex.quote(a) for a in library) + (" >/dev/null 2>&1)" if index + 1 < len(forms) else ")"))
-    binary = [*rustc, "--crate-type", "bin", "--extern", "execir_program=libexecir_program.rlib", "-L", ".", "caller.rs", "-o", "prog"]
-    script = "set -e\n" + " || ".join(attempts) + "\n" + " ".join(shlex.quote(a) for a in binary) + "\n"
-    return Plan(files, ("./prog",), (toolchain.paths["sh"], "-c", script))
+        attempts.append("(" + copy + build + (" >/dev/null 2>&1)" if index + 1 < len(forms) else ")"))
+    return Plan(files, ("./prog",), (toolchain.paths["sh"], "-c", "set -e\n" + " || ".join(attempts) + "\n"))
