@@ -285,13 +285,12 @@ def call_plan(toolchain: Toolchain, program: str, entry_point: str, reference: s
         forms.append(theirs)
     module = "execir_" + secrets.token_hex(8)
     files = {"caller.rs": CALLER_MAIN.replace("@MODULE@", module), CALLS_FILE: calls}
-    declare = '\n#[path = "execir_caller.rs"]\npub mod execir_caller;\n'
-    rustc = [toolchain.paths["rustc"], *FLAGS, *PROGRAM_FLAGS, *dynamic_std(toolchain), *extern_args(toolchain), *wire]
-    build = " ".join(shlex.quote(a) for a in [*rustc, "caller.rs", "-o", "prog"])
-    attempts = []
-    for index, form in enumerate(forms):
-        files[f"main{index}.rs"] = program + declare
-        files[f"execir_caller{index}.rs"] = caller(form)
-        copy = f"cp main{index}.rs main.rs && cp execir_caller{index}.rs execir_caller.rs && "
-        attempts.append("(" + copy + build + (" >/dev/null 2>&1)" if index + 1 < len(forms) else ")"))
-    return Plan(files, ("./prog",), (toolchain.paths["sh"], "-c", "set -e\n" + " || ".join(attempts) + "\n"))
+    files["main.rs"] = program + '\n#[path = "execir_caller.rs"]\npub mod execir_caller;\n'
+    files["execir_caller.rs"] = caller(forms[0])
+    build = [toolchain.paths["rustc"], *FLAGS, *PROGRAM_FLAGS, *dynamic_std(toolchain), *extern_args(toolchain), *wire, "caller.rs", "-o", "prog"]
+    if len(forms) == 1:
+        return Plan(files, ("./prog",), tuple(build))
+    files["execir_caller1.rs"] = caller(forms[1])
+    line = " ".join(shlex.quote(a) for a in build)
+    script = f"({line} >/dev/null 2>&1) || (cp execir_caller1.rs execir_caller.rs && {line})\n"
+    return Plan(files, ("./prog",), (toolchain.paths["sh"], "-c", script))
