@@ -6,8 +6,8 @@ UTF-8 JSON strings, maps and sets sorted by their wire text) built once per tool
 into an rlib in the trusted crate cache; ``Held`` says where a decoded argument lives while a call
 borrows it (``&str`` from a ``String``, ``Vec<&str>`` from a ``Vec<String>``, ``&Vec<f64>``).
 
-**Record and judge** are one trusted executable per task, built on the host from the reference and
-the tests only, and cached: the reference with every use of the entry point's name renamed
+**Record and judge** are one trusted executable per task, built on the host (one ``rustc``, std
+shared) from the reference and the tests only, and cached: the reference with every use of the entry point's name renamed
 ``execir_reference_<name>`` (its own recursion and helpers stay the reference's), then a function
 of the entry point's name and the reference's exact signature that hands each call's argument line
 to ``execir_wire::replay`` (record: write it and call the reference; judge: decode the candidate's
@@ -15,12 +15,17 @@ result into the reference's return type), then the tests as a module (see
 :mod:`execir.execute.runtimes.rust`), run by a main that writes the nonce only once every test
 returned.
 
-**The candidate's run** is the program with a caller module appended (``-F unsafe_code`` as in
-the in-process protocol) that decodes each recorded line into the candidate's own declared
-parameter types and encodes whatever it returns (a type without ``Enc``, such as a type of its own
-with a lying ``PartialEq``, does not compile: ERROR); where its own types cannot be read or do not
-compile, the reference's. A binary crate reads the calls file and writes ``{"ok": V}`` or
-``{"raised": "panic"}`` (caught with ``catch_unwind``) per call. Entry points with generics or
+**The candidate's run** is one binary crate built by one ``rustc`` with ``-F unsafe_code`` (as
+in the in-process protocol; its root has no ``unsafe``): the program is its module with a random
+name, a caller module appended to it that decodes each recorded line into the candidate's own
+declared parameter types and encodes whatever it returns (a type without ``Enc``, such as a type of
+its own with a lying ``PartialEq``, does not compile: ERROR); where its own types cannot be read or
+do not compile, the reference's. The root's ``main`` hands the caller to the wire's ``serve``, which
+reads the calls file and writes ``{"ok": V}`` or ``{"raised": "panic"}`` (caught with
+``catch_unwind``) per call. That loop, and the codec's monomorphizations for the common parameter
+and return types, are compiled once in the wire rlib, and std is the toolchain's shared object
+(:func:`~execir.execute.runtimes.rust.dynamic_std`): 60-75 ms CPU a candidate, where the former
+program library plus caller binary (two ``rustc``, static std) took 175 ms. Entry points with generics or
 types the wire cannot carry (``dyn Any``, a type of the task's own), and tests that draw random
 arguments (``rand``: recorded calls would not be the judge's), stay in-process.
 """
