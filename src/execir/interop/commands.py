@@ -78,7 +78,7 @@ def _register_pairs(formats: argparse._SubParsersAction) -> None:
         metavar="N",
         help=f"dpo/kto: negatives per positive, at most; triplets: negative columns, exactly (default {DEFAULT_NEGATIVES}; not for reward)",
     )
-    pairs.add_argument("--seed", type=int, default=0, help="seed of the negatives' choice (default 0)")
+    pairs.add_argument("--seed", type=int, default=0, help="seed of the negatives' choice (default %(default)s)")
     pairs.add_argument(
         "--instruction", default=None, metavar="TEXT", help='dpo/kto/reward: the instruction above the query ("" for none); triplets: prepended to the anchor'
     )
