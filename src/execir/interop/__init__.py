@@ -9,21 +9,27 @@ and Hugging Face ``datasets`` (see ``docs/interop.md``).
 * :func:`beir_load`: a folder as BEIR's ``(corpus, queries, qrels)``, strict relevance by default.
 * :func:`mteb_task`: a folder as an MTEB retrieval task (``mteb.evaluate(model, tasks=[mteb_task(folder)])``).
 * :func:`export_mteb_results`: an evaluation's ``results.json`` as MTEB result files.
+* :func:`export_pairs`: a built dataset's verified documents as DPO/KTO/reward rows (TRL's column
+  names) or sentence-transformers triplets, one file per problem-disjoint split.
 """
 
 from execir.interop.beir_load import beir_load
 from execir.interop.mteb_export import export_mteb_results
 from execir.interop.mteb_task import mteb_task
 from execir.interop.names import TOOL_NAMES, TOOLS, tool_name
+from execir.interop.pair_rows import PairOptions
+from execir.interop.pairs_export import export_pairs
 from execir.interop.qrels import strict_qrels
 from execir.interop.trec_run import RAW_SCORES_HEADER, raw_scores_text, tie_ordered, trec_run_text
 
 __all__ = [
     "RAW_SCORES_HEADER",
+    "PairOptions",
     "TOOLS",
     "TOOL_NAMES",
     "beir_load",
     "export_mteb_results",
+    "export_pairs",
     "mteb_task",
     "raw_scores_text",
     "strict_qrels",
