@@ -175,6 +175,12 @@ class Grammar:
     scopes: frozenset[str] = frozenset()
     """Nodes besides blocks and functions that scope the names declared in them (loops with an
     initializer, lambdas, catch clauses)."""
+    body_scopes: frozenset[str] = frozenset()
+    """Nodes whose declared names are visible only in their ``body`` field (Rust's ``for x in
+    xs { .. }``: ``x`` is not in scope in ``xs``)."""
+    exact_types: bool = False
+    """``variable_misuse`` compares whole declared types, generic arguments included (Rust, which
+    never turns a ``Vec<i32>`` into a ``Vec<String>``); otherwise only the base type."""
     initializers: frozenset[str] = frozenset()
     """Element lists (``{1, 2}``, ``[1, 2]``) whose elements ``element_delete`` may delete."""
     arith: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: ARITH)

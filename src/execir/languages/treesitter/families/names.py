@@ -42,8 +42,11 @@ def locals_of(program: Program, grammar: Grammar, function: Node) -> list[Local]
     for node, declared_type in grammar.declarations(program, function):
         name = program.source(node)
         scope = enclosing(node, scopes) or function
+        if scope.type in grammar.body_scopes:
+            scope = scope.child_by_field_name("body") or scope
+        declared = "".join(declared_type.split()) if grammar.exact_types and declared_type is not None else base_type(declared_type)
         if name not in seen and name != "_":
-            seen[name] = Local(name, node, base_type(declared_type), scope)
+            seen[name] = Local(name, node, declared, scope)
     return list(seen.values())
 
 
