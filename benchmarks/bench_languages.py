@@ -1,7 +1,8 @@
 """The oracle in every language, side by side with the reference way of running the same programs.
 
-For each language with public tasks in ``../shared/data`` (HumanEval-X C++/Java/Go/JavaScript with
-HumanEvalPack's human-written buggy solutions; MBXP Ruby), in one run:
+For each language with public tasks in ``../shared/data`` (HumanEval-X C++/Java/Go/JavaScript and
+HumanEvalPack Rust with HumanEvalPack's human-written buggy solutions; MBXP Ruby, PHP, TypeScript),
+in one run:
 
 1. ground truth: every canonical through the oracle three times (it must PASS each time) and every
    buggy solution once (it must not PASS), with the canonical as the reference, as a build runs
@@ -21,6 +22,10 @@ HumanEvalPack's human-written buggy solutions; MBXP Ruby), in one run:
    disagrees: JavaScript's ``console.assert`` prints and carries on);
 4. label agreement between that idle run and a run under two background busy loops.
 
+``--ground-truth-only`` stops after 1 and 3: canonicals three times, buggy solutions once, and the
+reference way's labels of both beside the oracle's (the first of the three canonical runs), without
+the throughput and load runs.
+
 Besides checks per second (wall clock: noisy on a shared machine), each side's CPU per check: every
 process of the side (this process's own CPU in the run, plus its children's: the reference's
 subprocesses; the oracle's sandboxes, candidates and compilers), a figure that other users' load
@@ -31,8 +36,8 @@ sandbox clears its environment): ``NODE_EXTRA_CA_CERTS``, set on some hosts for 
 ``node`` parse the whole CA bundle at start-up (27 -> 64 ms CPU a start on our 2-core host), which
 would be charged to the reference way, not measured. ``--reference-env inherit`` keeps them.
 
-Usage: ``python benchmarks/bench_languages.py [--languages cpp,java,go,js,ruby] [--limit N] [--json OUT]
-[--reference-env clean|inherit] [--budget build|fixed]``
+Usage: ``python benchmarks/bench_languages.py [--languages cpp,java,go,js,ruby,rust,php,typescript] [--limit N]
+[--json OUT] [--reference-env clean|inherit] [--budget build|fixed] [--ground-truth-only]``
 """
 
 from __future__ import annotations
@@ -69,9 +74,31 @@ REFERENCE: dict[str, tuple[str, list[list[str]]]] = {
     "go": ("main_test.go", [["go", "test", "-count=1", "main_test.go"]]),
     "js": ("main.js", [["node", "main.js"]]),
     "ruby": ("main.rb", [["ruby", "main.rb"]]),
+    "php": ("main.php", [["php", "main.php"]]),
+    "typescript": ("main.ts", [["tsc", "main.ts", "--target", "es5", "--lib", "es2016"], ["node", "main.js"]]),
+    "rust": ("main.rs", [["@rustc", "--edition", "2021", "--test", "-A", "warnings", "main.rs", "-o", "main"], ["./main"]]),
 }
 """The reference way (HumanEval-X, MBXP): program and tests in one file, compiled and run in a plain
-subprocess with a timeout; a zero exit status is a pass."""
+subprocess with a timeout; a zero exit status is a pass. ``@rustc`` is the oracle's ``rustc`` with
+its prebuilt crates (``--extern rand=...``: HumanEval-X's Rust harness builds them with cargo)."""
+
+COMPILE_OK = {"typescript": (0, 2)}
+"""Exit statuses of a compile step the reference way goes on from: mxeval runs ``node`` on what
+``tsc`` emits even after type errors (status 2; tsc 7 also reports the removed es5 target so)."""
+
+
+def rust_command() -> list[str]:
+    """The oracle's ``rustc`` and its ``--extern`` crate arguments, found once."""
+    if not RUSTC:
+        from execir.execute.runtimes import runtime
+        from execir.execute.runtimes.rust import extern_args
+
+        toolchain = runtime("rust").discover()
+        RUSTC.extend([toolchain.paths["rustc"], *extern_args(toolchain)])
+    return RUSTC
+
+
+RUSTC: list[str] = []
 
 
 START_UP_VARIABLES = ("NODE_EXTRA_CA_CERTS", "NODE_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "RUBYOPT")
@@ -126,12 +153,15 @@ def reference_run(language: str, source: str, folder: Path) -> bool | None:
     (folder / name).write_text(source, encoding="utf-8")
     env = reference_env(folder, language)
     deadline = time.monotonic() + TIMEOUT
-    for argv in commands:
+    for index, argv in enumerate(commands):
+        if argv[0] == "@rustc":
+            argv = [*rust_command(), *argv[1:]]
         try:
             done = subprocess.run(argv, cwd=folder, env=env, capture_output=True, timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             return None
-        if done.returncode != 0:
+        last = index == len(commands) - 1
+        if done.returncode not in ((0,) if last else COMPILE_OK.get(language, (0,))):
             return False
     return True
 
@@ -180,6 +210,8 @@ def reference_verdicts(sources: list[str], language: str, workers: int) -> tuple
 
     if language == "go":
         one(sources[0])  # warm the shared build cache (testify compiled once), as a real run has it
+    if language == "rust":
+        rust_command()  # found once, before the threads
     started, cpu = time.perf_counter(), cpu_seconds()
     with ThreadPoolExecutor(workers) as pool:
         passed = list(pool.map(one, sources))
@@ -197,6 +229,46 @@ def ruby_samples(data: Path) -> dict[str, str]:
 
     records, _ = convert("ruby", data)
     return {r["task_id"]: r["code"] for r in records}
+
+
+def ground_truth(language: str, data: Path, limit: int | None, workers: int) -> dict:
+    """Canonicals through the oracle three times, buggy solutions once (under their task's admitted
+    budget), and the reference way's label of each beside the oracle's."""
+    tasks = native_tasks(language, data)[:limit]
+    buggy_tasks = [t for t in tasks if t.buggy is not None]
+    with Oracle(OracleConfig(workers=workers, progress=False)) as oracle:
+        entries = [(t.program, TestSuite("native", t.tests), t.entry_point) for t in tasks]
+        admissions = oracle.admit_canonicals(entries, repeats=3, language=language, desc=f"{language} x3")
+        budgets = {t.task_id: a.limits for t, a in zip(tasks, admissions)}
+        jobs = [
+            Job(t.buggy or "", TestSuite("native", t.tests), t.entry_point, budgets[t.task_id], reference=t.program, language=language) for t in buggy_tasks
+        ]
+        buggy_verdicts = [r.verdict for r in oracle.run(jobs, desc=f"{language} buggy")]
+    canonical_verdicts = [a.results[0].verdict for a in admissions]
+    sources = [f"{t.program}\n{t.tests}\n" for t in tasks] + [f"{t.buggy}\n{t.tests}\n" for t in buggy_tasks]
+    if language == "go":
+        files = codegeex_go(data)
+        sources = [files[t.task_id][0] for t in tasks] + [files[t.task_id][1] for t in buggy_tasks]
+    passed_ref, ref_seconds, _ = reference_verdicts(sources, language, workers)
+    verdicts = canonical_verdicts + buggy_verdicts
+    ids = [t.task_id for t in tasks] + [f"{t.task_id} (buggy)" for t in buggy_tasks]
+    disagreements = [(i, v.value, p) for i, v, p in zip(ids, verdicts, passed_ref) if (v is Verdict.PASS) != bool(p)]
+    return {
+        "tasks": len(tasks),
+        "canonical_pass_x3": sum(a.ok for a in admissions),
+        "canonical_pass_rate": round(sum(a.ok for a in admissions) / max(len(tasks), 1), 4),
+        "judged_outside_tasks": sum(a.ok and a.results[0].protocol == JUDGED_OUTSIDE for a in admissions),
+        "canonical_verdicts": dict(Counter(v.value for v in canonical_verdicts)),
+        "buggy": len(buggy_tasks),
+        "buggy_not_pass": sum(v is not Verdict.PASS for v in buggy_verdicts),
+        "buggy_passing": [t.task_id for t, v in zip(buggy_tasks, buggy_verdicts) if v is Verdict.PASS],
+        "reference_pass_canonical": sum(bool(p) for p in passed_ref[: len(tasks)]),
+        "reference_pass_buggy": sum(bool(p) for p in passed_ref[len(tasks) :]),
+        "reference_timeouts": sum(p is None for p in passed_ref),
+        "reference_seconds": round(ref_seconds, 1),
+        "reference_disagrees_with_execir": len(disagreements),
+        "disagreements": disagreements,
+    }
 
 
 def language_figures(language: str, data: Path, limit: int | None, workers: int, budget: str) -> dict:
@@ -272,6 +344,7 @@ def language_figures(language: str, data: Path, limit: int | None, workers: int,
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--languages", default="cpp,java,go,js,ruby")
+    parser.add_argument("--ground-truth-only", action="store_true", help="canonicals x3, buggy x1 and the reference's labels only (no throughput or load runs)")
     parser.add_argument("--limit", type=int, help="first N tasks per language")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", type=Path)
@@ -293,10 +366,14 @@ def main() -> int:
     report = {}
     for language in args.languages.split(","):
         started = time.perf_counter()
-        report[language] = language_figures(language, data, args.limit, args.workers, args.budget)
+        if args.ground_truth_only:
+            report[language] = ground_truth(language, data, args.limit, args.workers)
+        else:
+            report[language] = language_figures(language, data, args.limit, args.workers, args.budget)
         report[language]["bench_seconds"] = round(time.perf_counter() - started, 1)
         print(json.dumps({language: report[language]}, indent=2), flush=True)
-    print(table(report))
+    if not args.ground_truth_only:
+        print(table(report))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
     return 0
