@@ -137,6 +137,12 @@ CASES = [
         [("a", "b"), ("a", "c"), ("b", "a"), ("b", "c"), ("i", "n")],
     ),
     ("rust", "variable_misuse", "fn f(s: &str, t: String) -> bool { let x = s.len(); s.is_empty() }", []),
+    (
+        "rust",
+        "variable_misuse",  # a written use (assignment target, receiver of push) only by a `mut` name
+        "fn f(n: i32, mut v: Vec<i32>) -> i32 { let w: Vec<i32> = vec![]; let mut a = 0; a = n; v.push(1); return v.len() as i32 + w.len() as i32; }",
+        [("n", "a"), ("v", "w"), ("w", "v")],
+    ),
     ("rust", "method_swap", "fn f(v: Vec<i32>) -> Vec<i32> { v.into_iter().filter(|n| n.is_positive()).collect() }", [("is_positive", "is_negative")]),
     ("go", "arg_swap", "func f() { xs = append(xs, x); g(a, b) }", [("a, b", "b, a")]),
 ]

@@ -85,3 +85,43 @@ def declarations(program: Program, function: Node) -> Iterator[tuple[Node, str |
         if declared is not None:
             known.setdefault(program.source(pattern), declared)
         yield pattern, declared
+
+
+def immutable(name: Node) -> bool:
+    """A declared name without ``mut`` before it (``let x``, ``x: i32``, ``for x in``)."""
+    before = name.prev_sibling
+    return before is None or before.type != "mutable_specifier"
+
+
+MUTATING_METHODS = frozenset(
+    {
+        "push",
+        "push_str",
+        "pop",
+        "insert",
+        "remove",
+        "clear",
+        "sort",
+        "sort_by",
+        "sort_by_key",
+        "sort_unstable",
+        "dedup",
+        "retain",
+        "reverse",
+        "truncate",
+        "extend",
+        "append",
+        "swap",
+        "drain",
+        "entry",
+        "iter_mut",
+        "get_mut",
+        "last_mut",
+        "first_mut",
+        "resize",
+        "swap_remove",
+        "rotate_left",
+        "rotate_right",
+    }
+)
+"""Methods of ``Vec``, ``String`` and the maps that need a mutable receiver."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from execir.languages.rust.declarations import declarations
+from execir.languages.rust.declarations import MUTATING_METHODS, declarations, immutable
 from execir.languages.treesitter.families import BOOLEAN, Grammar
 
 GRAMMAR = Grammar(
@@ -35,6 +35,8 @@ GRAMMAR = Grammar(
     scopes=frozenset({"for_expression"}),
     body_scopes=frozenset({"for_expression"}),
     exact_types=True,
+    immutable=immutable,
+    mutating_methods=MUTATING_METHODS,
     boolean=BOOLEAN,
     min_max={"min": "max", "max": "min"},
     methods={
