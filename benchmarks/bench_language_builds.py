@@ -1,14 +1,14 @@
 """Execution-verified builds in every language, and how retrievers fare on mutants vs human bugs.
 
-For each language, in one run: build the HumanEvalPack set (MBXP for Ruby) from ``../shared/data``
+For each language, in one run: build the HumanEvalPack set (MBXP for Ruby, PHP and TypeScript) from ``../shared/data``
 with an empty verdict cache (cold) and again with the cache it left (warm), then report tasks kept,
 the canonicals' pass rate, mutants and human bugs per task, operators used, and bm25 / dense
 (MiniLM) exec@1 (and the pairwise share of negatives ranked below their canonical) with three pools
 per task: the canonical plus its mutants only, plus its human
 bugs only, and plus both. The three pools are compared on the same queries: tasks that kept at least
-one mutant and one human bug (Ruby has no human bugs: mutants only).
+one mutant and one human bug (MBXP has no human bugs: Ruby, PHP and TypeScript, mutants only).
 
-Usage: ``python benchmarks/bench_language_builds.py [--languages python,cpp,java,go,js,ruby]
+Usage: ``python benchmarks/bench_language_builds.py [--languages python,cpp,java,go,js,ruby,rust,php,typescript]
 [--limit N] [--out DIR] [--retrievers bm25,dense] [--json OUT]``; needs ``../shared/data``.
 """
 
@@ -31,7 +31,17 @@ from execir.metrics import evaluate
 from execir.retrieve.registry import get_retriever
 from execir.tasks.multilingual import shared_data
 
-SOURCES = {"python": "humanevalpack", "cpp": "humanevalpack", "java": "humanevalpack", "go": "humanevalpack", "js": "humanevalpack", "ruby": "mbxp"}
+SOURCES = {
+    "python": "humanevalpack",
+    "cpp": "humanevalpack",
+    "java": "humanevalpack",
+    "go": "humanevalpack",
+    "js": "humanevalpack",
+    "rust": "humanevalpack",
+    "ruby": "mbxp",
+    "php": "mbxp",
+    "typescript": "mbxp",
+}
 POOLS = {"mutants": ("mutant",), "human": ("human",), "both": ("mutant", "human")}
 
 

@@ -23,6 +23,10 @@ with HumanEvalPack's human-written buggy solutions; MBXP Ruby, PHP and TypeScrip
    disagrees: JavaScript's ``console.assert`` prints and carries on);
 4. label agreement between that idle run and a run under two background busy loops.
 
+``--ground-truth-only`` stops after 1 and 3: canonicals three times, buggy solutions once, and the
+reference way's labels of both beside the oracle's (the first of the three canonical runs), without
+the throughput and load runs.
+
 Besides checks per second (wall clock: noisy on a shared machine), each side's CPU per check: every
 process of the side (this process's own CPU in the run, plus its children's: the reference's
 subprocesses; the oracle's sandboxes, candidates and compilers), a figure that other users' load
@@ -34,7 +38,7 @@ sandbox clears its environment): ``NODE_EXTRA_CA_CERTS``, set on some hosts for 
 would be charged to the reference way, not measured. ``--reference-env inherit`` keeps them.
 
 Usage: ``python benchmarks/bench_languages.py [--languages cpp,java,go,js,ruby,php,typescript,rust] [--limit N] [--json OUT]
-[--reference-env clean|inherit] [--budget build|fixed]``
+[--reference-env clean|inherit] [--budget build|fixed] [--ground-truth-only]``
 """
 
 from __future__ import annotations
@@ -256,6 +260,46 @@ def mutant_seconds(tasks: list[NativeTask], language: str) -> list[NativeTask]:
     return out
 
 
+def ground_truth(language: str, data: Path, limit: int | None, workers: int) -> dict:
+    """Canonicals through the oracle three times, buggy solutions once (under their task's admitted
+    budget), and the reference way's label of each beside the oracle's."""
+    tasks = native_tasks(language, data)[:limit]
+    buggy_tasks = [t for t in tasks if t.buggy is not None]
+    with Oracle(OracleConfig(workers=workers, progress=False)) as oracle:
+        entries = [(t.program, TestSuite("native", t.tests), t.entry_point) for t in tasks]
+        admissions = oracle.admit_canonicals(entries, repeats=3, language=language, desc=f"{language} x3")
+        budgets = {t.task_id: a.limits for t, a in zip(tasks, admissions)}
+        jobs = [
+            Job(t.buggy or "", TestSuite("native", t.tests), t.entry_point, budgets[t.task_id], reference=t.program, language=language) for t in buggy_tasks
+        ]
+        buggy_verdicts = [r.verdict for r in oracle.run(jobs, desc=f"{language} buggy")]
+    canonical_verdicts = [a.results[0].verdict for a in admissions]
+    sources = [f"{t.program}\n{t.tests}\n" for t in tasks] + [f"{t.buggy}\n{t.tests}\n" for t in buggy_tasks]
+    if language == "go":
+        files = codegeex_go(data)
+        sources = [files[t.task_id][0] for t in tasks] + [files[t.task_id][1] for t in buggy_tasks]
+    passed_ref, ref_seconds, _ = reference_verdicts(sources, language, workers)
+    verdicts = canonical_verdicts + buggy_verdicts
+    ids = [t.task_id for t in tasks] + [f"{t.task_id} (buggy)" for t in buggy_tasks]
+    disagreements = [(i, v.value, p) for i, v, p in zip(ids, verdicts, passed_ref) if (v is Verdict.PASS) != bool(p)]
+    return {
+        "tasks": len(tasks),
+        "canonical_pass_x3": sum(a.ok for a in admissions),
+        "canonical_pass_rate": round(sum(a.ok for a in admissions) / max(len(tasks), 1), 4),
+        "judged_outside_tasks": sum(a.ok and a.results[0].protocol == JUDGED_OUTSIDE for a in admissions),
+        "canonical_verdicts": dict(Counter(v.value for v in canonical_verdicts)),
+        "buggy": len(buggy_tasks),
+        "buggy_not_pass": sum(v is not Verdict.PASS for v in buggy_verdicts),
+        "buggy_passing": [t.task_id for t, v in zip(buggy_tasks, buggy_verdicts) if v is Verdict.PASS],
+        "reference_pass_canonical": sum(bool(p) for p in passed_ref[: len(tasks)]),
+        "reference_pass_buggy": sum(bool(p) for p in passed_ref[len(tasks) :]),
+        "reference_timeouts": sum(p is None for p in passed_ref),
+        "reference_seconds": round(ref_seconds, 1),
+        "reference_disagrees_with_execir": len(disagreements),
+        "disagreements": disagreements,
+    }
+
+
 def language_figures(language: str, data: Path, limit: int | None, workers: int, budget: str) -> dict:
     tasks = native_tasks(language, data)[:limit]
     canon: list[Program] = [(t.program, t.tests, t.entry_point, t.program) for t in tasks]
@@ -336,6 +380,7 @@ def language_figures(language: str, data: Path, limit: int | None, workers: int,
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--languages", default="cpp,java,go,js,ruby,php,typescript,rust")
+    parser.add_argument("--ground-truth-only", action="store_true", help="canonicals x3, buggy x1 and the reference's labels only (no throughput or load runs)")
     parser.add_argument("--limit", type=int, help="first N tasks per language")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", type=Path)
@@ -359,10 +404,14 @@ def main() -> int:
         REFERENCE["rust"] = rust_reference()
     for language in args.languages.split(","):
         started = time.perf_counter()
-        report[language] = language_figures(language, data, args.limit, args.workers, args.budget)
+        if args.ground_truth_only:
+            report[language] = ground_truth(language, data, args.limit, args.workers)
+        else:
+            report[language] = language_figures(language, data, args.limit, args.workers, args.budget)
         report[language]["bench_seconds"] = round(time.perf_counter() - started, 1)
         print(json.dumps({language: report[language]}, indent=2), flush=True)
-    print(table(report))
+    if not args.ground_truth_only:
+        print(table(report))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
     return 0

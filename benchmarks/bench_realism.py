@@ -7,8 +7,10 @@ sequence (comments and layout ignored). Printed per language: bugs, reproduced s
 per HumanEvalPack bug type), candidates per task (median, max), and the token edit distance of the
 human bugs beside that of the candidates.
 
-Usage: ``python benchmarks/bench_realism.py [--languages python,cpp,java,go,js] [--operators SPEC]
-[--misses N] [--json OUT]``; needs ``../shared/data`` (or ``--data DIR``).
+Usage: ``python benchmarks/bench_realism.py [--languages python,cpp,java,go,js,rust] [--operators SPEC]
+[--misses N] [--json OUT]``; needs ``../shared/data`` (or ``--data DIR``). A language without a
+HumanEvalPack file (Ruby, PHP, TypeScript: their public set is MBXP, which has no human bugs) is
+reported as not applicable.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from execir.mutate import generate_mutants
 from execir.mutate.distance import levenshtein
 from execir.tasks.multilingual import read_jsonl, shared_data
 
-PACK_LANGUAGES = ("python", "cpp", "java", "go", "js")
+PACK_LANGUAGES = ("python", "cpp", "java", "go", "js", "rust")
 
 
 @dataclass
@@ -111,7 +113,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     results = []
     for language in args.languages.split(","):
-        records = read_jsonl(data / "humanevalpack" / f"humanevalpack_{language}.jsonl")
+        pack = data / "humanevalpack" / f"humanevalpack_{language}.jsonl"
+        if not pack.exists():
+            get_language(language)  # an unknown name is still an error
+            print(f"{language}: not applicable, no human-written bugs ({pack.name} is absent; MBXP has none)")
+            continue
+        records = read_jsonl(pack)
         result = measure(language, records, args.operators, args.misses)
         results.append(result)
         print(

@@ -1,4 +1,4 @@
-"""How many candidate mutants compile, per operator and language (C++ and Java).
+"""How many candidate mutants compile, per operator and language (C++, Java and Rust).
 
 For every HumanEval-X task of a language (``../shared/data``; the same canonicals as
 HumanEvalPack's), every candidate each operator proposes is spliced into the canonical, kept when
@@ -7,10 +7,12 @@ compiled with the task's official tests: C++ ``g++ -std=c++17 -fsyntax-only`` of
 (the helper includes every program starts with precompiled once),
 Java ``javac`` of program + tests, many files per ``javac`` call (each candidate in a package of its
 own; ``-XDshould-stop.ifError=FLOW`` so that one file's error does not stop the checks of the
-others). Nothing is run. Also reported: compiling candidates per task over all the chosen
+others), Rust (HumanEvalPack) ``rustc --edition 2021 --test --emit=metadata`` of program + tests
+with the oracle's prebuilt ``rand``/``regex``/``md5`` crates (type and borrow checks, no code
+generation). Nothing is run. Also reported: compiling candidates per task over all the chosen
 operators (after the engine's cross-operator dedupe).
 
-Usage: ``python benchmarks/operator_compile_rate.py [--languages cpp,java] [--operators a,b|all]
+Usage: ``python benchmarks/operator_compile_rate.py [--languages cpp,java,rust] [--operators a,b|all]
 [--limit N] [--jobs 2] [--json OUT]``. The default operators are the ones whose mutants failed to
 compile most often in the HumanEval-X builds.
 """
@@ -103,8 +105,35 @@ def java_compile_batch(units: list[tuple[str, str]]) -> list[str | None]:
     return [failed.get(index) for index in range(len(units))]
 
 
+def rust_compiles(rustc: list[str], program: str, tests: str) -> str | None:
+    """None when ``rustc --test --emit=metadata`` accepts program + tests, else its first error."""
+    with tempfile.TemporaryDirectory() as folder:
+        source = Path(folder) / "main.rs"
+        source.write_text(program + "\n" + tests, encoding="utf-8")
+        command = [*rustc, "--edition", "2021", "--test", "--emit=metadata", "-A", "warnings", "--out-dir", folder, str(source)]
+        done = subprocess.run(command, capture_output=True, timeout=300, check=False)
+    if done.returncode == 0:
+        return None
+    errors = [line for line in done.stderr.decode("utf-8", "replace").splitlines() if line.startswith("error")]
+    return errors[0] if errors else "rustc failed"
+
+
+def rustc_command() -> list[str]:
+    """The oracle's ``rustc`` with its ``--extern`` crate arguments."""
+    from execir.execute.runtimes import runtime
+    from execir.execute.runtimes.rust import extern_args
+
+    rust = runtime("rust")
+    toolchain = rust.discover()
+    return [toolchain.paths["rustc"], *extern_args(toolchain)]
+
+
 def compile_all(language: str, units: list[tuple[str, str]], jobs: int) -> list[str | None]:
     """Each (program, tests)'s first compile error (None: it compiles), in order."""
+    if language == "rust":
+        rustc = rustc_command()
+        with ThreadPoolExecutor(jobs) as pool:
+            return list(pool.map(lambda unit: rust_compiles(rustc, *unit), units))
     if language == "cpp":
         with tempfile.TemporaryDirectory() as folder, ThreadPoolExecutor(jobs) as pool:
             header = cpp_header(Path(folder))

@@ -129,6 +129,21 @@ CASES = [
         [("a", "b"), ("a", "c"), ("b", "a"), ("b", "c"), ("c", "a"), ("c", "b")],
     ),
     ("go", "call_unwrap", "func f() float64 { return math.Abs(float64(x)) }", [("math.Abs(float64(x))", "float64(x)")]),
+    (
+        "rust",
+        "variable_misuse",  # types written or shown (literal i32, .len() usize, .clone()); Vec<i32> is no Vec<String>; i not in scope in 0..n
+        "fn f(a: i32, v: Vec<i32>, w: Vec<String>) -> i32 { let mut b = 0; let n = v.len(); let c = a.clone(); "
+        "for i in 0..n { b += i as i32; } return w.len() as i32 + b; }",
+        [("a", "b"), ("a", "c"), ("b", "a"), ("b", "c"), ("i", "n")],
+    ),
+    ("rust", "variable_misuse", "fn f(s: &str, t: String) -> bool { let x = s.len(); s.is_empty() }", []),
+    (
+        "rust",
+        "variable_misuse",  # a written use (assignment target, receiver of push) only by a `mut` name
+        "fn f(n: i32, mut v: Vec<i32>) -> i32 { let w: Vec<i32> = vec![]; let mut a = 0; a = n; v.push(1); return v.len() as i32 + w.len() as i32; }",
+        [("n", "a"), ("v", "w"), ("w", "v")],
+    ),
+    ("rust", "method_swap", "fn f(v: Vec<i32>) -> Vec<i32> { v.into_iter().filter(|n| n.is_positive()).collect() }", [("is_positive", "is_negative")]),
     ("go", "arg_swap", "func f() { xs = append(xs, x); g(a, b) }", [("a, b", "b, a")]),
 ]
 

@@ -121,6 +121,47 @@ ATTACKS: tuple[Case, ...] = (
         '/// <reference path="tests.ts" />\n/// <reference path="/etc/passwd" />\n/// <reference types="node" />\n' + WRONG,
         F,
     ),
+    _c(
+        "ts_decorator_exits_at_class_definition",
+        "exit",
+        "declare const process: any;\nfunction done(target: any, context?: any): any { process.exit(0); }\n@done\nclass Holder {}\n" + WRONG,
+        F,
+    ),
+    _c(
+        "ts_import_equals_require_forge",
+        "forged_output",
+        "import fs = require('fs');\ndeclare const process: any;\nfor (let i = 0; i < 8; i++) { try { fs.writeSync(3, '{\"ok\":5}\\n'); } catch (e) {} }\n"
+        "process.exit(0);\n",
+        F,
+    ),
+    _c(
+        "ts_compiler_options_in_comments",
+        "tamper",
+        "// @ts-nocheck\n// @target: es3\n// @noEmit: true\n// @module: none\n/* @jsx h */\n//# sourceMappingURL=tests.js.map\n// @ts-ignore\n" + WRONG,
+        F,
+    ),
+    _c(
+        "ts_type_only_imports_vanish",
+        "tamper",
+        "import type { AssertionError } from 'assert';\nimport { type AssertPredicate } from 'assert';\nimport type * as T from './tests';\n"
+        "export type Pass = AssertionError | AssertPredicate | typeof T;\n" + WRONG,
+        F,
+    ),
+    _c(
+        "ts_declare_and_namespace_shadow_assert",
+        "tamper",
+        "declare module 'assert' {\n  export function deepEqual(a: any, b: any, m?: string): void;\n}\n"
+        "declare global {\n  var assert: any;\n}\nnamespace assert {\n  export function deepEqual(): void {}\n}\n"
+        "(globalThis as any).assert = { deepEqual() {}, strict: { deepEqual() {} } };\n" + WRONG,
+        F,
+    ),
+    _c(
+        "ts_enum_merged_namespace_patches_object",
+        "tamper",
+        "enum Patch { On = (Object.defineProperty(Object.prototype, 'deepEqual', { value: () => {}, writable: true }), 1) }\n"
+        "namespace Patch {\n  export const done = (Object.prototype as any).hasOwnProperty('deepEqual');\n}\n" + WRONG,
+        F,
+    ),
     _c("ts_plain_object_for_map", "wrong", "const char_counts = function (s: string): any {\n  return { a: 2, b: 1, c: 1 };\n}\n", F, COUNT_TESTS),
     _c("ts_array_for_set", "wrong", "const evens = function (xs: number[]): any {\n  return xs.filter((x) => x % 2 === 0);\n}\n", F, EVENS_TESTS),
     _c("ts_syntax_error", "exit", "const add = function (a: number, b: number): number {\n  return a +;\n", E),
@@ -211,6 +252,56 @@ CONTROLS: tuple[Case, ...] = (
         "control",
         "type Num = number | string;\nfunction toNumber(x: Num): number { return typeof x === 'string' ? parseInt(x, 10) : x; }\n"
         "const add = function (a: number, b: number): number {\n  console.log('add', a, b);\n  return toNumber(String(a)) + toNumber(b);\n}\n",
+        P,
+    ),
+    _c(
+        "ts_control_as_const_and_satisfies",
+        "control",
+        "const SIGNS = { plus: 1, minus: -1 } as const;\ntype SignName = keyof typeof SIGNS;\n"
+        "const pick = (name: SignName): 1 | -1 => SIGNS[name];\nconst add = function (a: number, b: number): number {\n"
+        "  const config = { scale: 1 } satisfies Record<string, number>;\n  return (a + pick('plus') * b) * config.scale;\n}\n",
+        P,
+    ),
+    _c(
+        "ts_control_access_modifiers_and_accessors",
+        "control",
+        "class Counter {\n  static created = 0;\n  protected total = 0;\n  #steps = 0;\n"
+        "  constructor(private readonly start: number) { Counter.created++; this.total = start; }\n"
+        "  get value(): number { return this.total; }\n  set value(v: number) { this.#steps++; this.total = v; }\n}\n"
+        "const add = function (a: number, b: number): number {\n  const c = new Counter(a);\n  c.value = c.value + b;\n  return c.value;\n}\n",
+        P,
+    ),
+    _c(
+        "ts_control_type_only_import_and_import_equals",
+        "control",
+        "import type { AssertionError } from 'assert';\nimport path = require('path');\ntype Failure = AssertionError | null;\n"
+        "const add = function (a: number, b: number): number {\n  const none: Failure = null;\n  return none === null && path.sep.length > 0 ? a + b : 0;\n}\n",
+        P,
+    ),
+    _c(
+        "ts_control_generic_class_and_interface",
+        "control",
+        "interface Stack<T> {\n  push(x: T): void;\n  pop(): T | undefined;\n}\nclass ArrayStack<T> implements Stack<T> {\n  private items: T[] = [];\n"
+        "  push(x: T): void { this.items.push(x); }\n  pop(): T | undefined { return this.items.pop(); }\n}\n"
+        "const unique_sorted = function (xs: Array<number>): Array<number> {\n  const s = new ArrayStack<number>();\n"
+        "  const seen = new Set<number>();\n  for (const x of [...xs].sort((p, q) => q - p)) if (!seen.has(x)) { seen.add(x); s.push(x); }\n"
+        "  const out: number[] = [];\n  let top: number | undefined;\n  while ((top = s.pop()) !== undefined) out.push(top);\n  return out;\n}\n",
+        P,
+        UNIQUE_TESTS,
+    ),
+    _c(
+        "ts_control_decorated_method",
+        "control",
+        "function logged(target: any, context?: any): any { return target; }\nclass Calc {\n  @logged\n"
+        "  add(a: number, b: number): number { return a + b; }\n}\nconst add = function (a: number, b: number): number {\n"
+        "  return new Calc().add(a, b);\n}\n",
+        P,
+    ),
+    _c(
+        "ts_control_declare_and_overloads",
+        "control",
+        "declare const DEBUG: boolean | undefined;\nfunction add(a: number, b: number): number;\nfunction add(a: string, b: string): string;\n"
+        "function add(a: any, b: any): any {\n  if (typeof DEBUG !== 'undefined' && DEBUG) console.log(a, b);\n  return a + b;\n}\n",
         P,
     ),
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from execir.languages.rust.declarations import MUTATING_METHODS, declarations, immutable
 from execir.languages.treesitter.families import BOOLEAN, Grammar
 
 GRAMMAR = Grammar(
@@ -29,6 +30,13 @@ GRAMMAR = Grammar(
     strings=frozenset({"string_literal", "char_literal", "raw_string_literal"}),
     booleans={"true": "false", "false": "true"},
     functions=frozenset({"function_item", "closure_expression"}),
+    declarations=declarations,
+    typed_misuse=True,
+    scopes=frozenset({"for_expression"}),
+    body_scopes=frozenset({"for_expression"}),
+    exact_types=True,
+    immutable=immutable,
+    mutating_methods=MUTATING_METHODS,
     boolean=BOOLEAN,
     min_max={"min": "max", "max": "min"},
     methods={
@@ -50,6 +58,8 @@ GRAMMAR = Grammar(
         "ends_with": "starts_with",
         "is_alphabetic": "is_numeric",
         "is_numeric": "is_alphabetic",
+        "is_positive": "is_negative",
+        "is_negative": "is_positive",
         "trim_start": "trim_end",
         "trim_end": "trim_start",
         "sort": "reverse",

@@ -83,7 +83,9 @@ BOOLEAN: Mapping[str, tuple[str, ...]] = _frozen({"&&": ("||",), "||": ("&&",)})
 NON_COMMUTATIVE: frozenset[str] = frozenset({"-", "/", "%", "<<", ">>", "<", "<=", ">", ">="})
 """Binary operators whose operands' order matters (``operand_swap`` targets)."""
 
-_SPELLING_SETS = frozenset({"non_commutative", "unwrap_calls", "namespaces", "index_calls", "ordered_calls", "numeric_types", "member_methods", "paired_calls"})
+_SPELLING_SETS = frozenset(
+    {"mutating_methods", "non_commutative", "unwrap_calls", "namespaces", "index_calls", "ordered_calls", "numeric_types", "member_methods", "paired_calls"}
+)
 """The :class:`Grammar` fields that hold spellings (operators, names, types), not node types."""
 
 
@@ -175,6 +177,18 @@ class Grammar:
     scopes: frozenset[str] = frozenset()
     """Nodes besides blocks and functions that scope the names declared in them (loops with an
     initializer, lambdas, catch clauses)."""
+    body_scopes: frozenset[str] = frozenset()
+    """Nodes whose declared names are visible only in their ``body`` field (Rust's ``for x in
+    xs { .. }``: ``x`` is not in scope in ``xs``)."""
+    exact_types: bool = False
+    """``variable_misuse`` compares whole declared types, generic arguments included (Rust, which
+    never turns a ``Vec<i32>`` into a ``Vec<String>``); otherwise only the base type."""
+    immutable: Callable[[Node], bool] | None = None
+    """Whether a declared name (a node ``declarations`` yields) cannot be written (Rust: no ``mut``):
+    ``variable_misuse`` never puts such a name where the use is written (an assignment's target, the
+    receiver of one of ``mutating_methods``). None: every local can be written."""
+    mutating_methods: frozenset[str] = frozenset()
+    """Methods that change their receiver (``push``, ``sort``), for ``immutable``."""
     initializers: frozenset[str] = frozenset()
     """Element lists (``{1, 2}``, ``[1, 2]``) whose elements ``element_delete`` may delete."""
     arith: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: ARITH)

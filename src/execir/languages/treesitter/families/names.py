@@ -42,8 +42,11 @@ def locals_of(program: Program, grammar: Grammar, function: Node) -> list[Local]
     for node, declared_type in grammar.declarations(program, function):
         name = program.source(node)
         scope = enclosing(node, scopes) or function
+        if scope.type in grammar.body_scopes:
+            scope = scope.child_by_field_name("body") or scope
+        declared = "".join(declared_type.split()) if grammar.exact_types and declared_type is not None else base_type(declared_type)
         if name not in seen and name != "_":
-            seen[name] = Local(name, node, base_type(declared_type), scope)
+            seen[name] = Local(name, node, declared, scope)
     return list(seen.values())
 
 
@@ -82,9 +85,23 @@ def _is_use(grammar: Grammar, node: Node) -> bool:
     return True
 
 
+def _written(program: Program, grammar: Grammar, node: Node) -> bool:
+    """The use is an assignment's target or the receiver of a method that changes it."""
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type in grammar.assignment:
+        return parent.child_by_field_name("left") == node
+    if parent.type in grammar.member and parent.child_by_field_name(grammar.member[parent.type][0]) == node:
+        name = parent.child_by_field_name(grammar.member[parent.type][1])
+        return name is not None and program.source(name) in grammar.mutating_methods
+    return False
+
+
 def variable_misuse(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
     """Replace one use of a local name by another local visible there with the same declared type
-    (any local when a type is unknown, unless the grammar asks for ``typed_misuse``), trying only
+    (any local when a type is unknown, unless the grammar asks for ``typed_misuse``; a written use
+    only by a name the grammar does not call ``immutable``), trying only
     the :data:`MISUSE_CHOICES` most similar names."""
     for function in program.walk(grammar.functions):
         if enclosing(function, grammar.functions) is not None:
@@ -97,6 +114,8 @@ def variable_misuse(program: Program, grammar: Grammar) -> Iterator[SpanEdit]:
             if own is None or use.id in declared or not _is_use(grammar, use):
                 continue
             others = [local for local in locals_ if local.name != own.name and _visible(local, use) and _compatible(grammar, own.type, local.type)]
+            if grammar.immutable is not None and _written(program, grammar, use):
+                others = [local for local in others if not grammar.immutable(local.node)]
             others.sort(key=lambda local: -similarity(own.name, local.name))  # stable: declaration order next
             for other in others[:MISUSE_CHOICES]:
                 yield program.replace(use, other.name)
