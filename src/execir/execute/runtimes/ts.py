@@ -43,6 +43,7 @@ from dataclasses import replace
 
 from execir.execute.runtimes import js, js_split
 from execir.execute.runtimes.base import Plan, Profile, Runtime, Toolchain, ToolchainMissing
+from execir.execute.sandbox.trusted_runner import TrustedSpec
 
 SOURCE = "program.ts"
 OUTPUT = "program.js"
@@ -179,6 +180,10 @@ class TsRuntime(Runtime):
         reference_js, _ = transpile(toolchain, reference)
         tests_js, _ = transpile(toolchain, tests)
         return js_split.judge_plan(toolchain.paths["node"], self._env(toolchain), reference_js, tests_js, entry_point, calls, results)
+
+    def trusted_specs(self, toolchain: Toolchain) -> tuple[TrustedSpec, ...]:
+        """JavaScript's warm runner (the record and judge runs are JavaScript's)."""
+        return (js_split.trusted_spec(toolchain.paths["node"]),)
 
 
 RUNTIME = TsRuntime("typescript", (".ts", ".mts", ".cts"), ("nodejs",), Profile(address_space=False, nproc=64), mounts=(js.SNAPSHOT_ROOT,))
