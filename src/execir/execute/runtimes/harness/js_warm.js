@@ -19,6 +19,14 @@
 // gets `beforeExit`, as node's would. The reply carries the exit status, what the run wrote to fd 3
 // (base64), its CPU and wall time, whether a budget, the cap or the memory budget (its peak RSS
 // above the runner's before it ran) stopped it.
+//
+// Where a run here differs from a fresh node (the harness does none of it): `exit` listeners are
+// not called; the modules `require` serves (but `fs` and `vm`) are this process's, loaded once for
+// all runs; a context's global cannot be frozen; and a nested `runInThisContext` (the harness loads
+// the reference so) runs the microtasks queued so far when it returns, not once the script's
+// synchronous part ended (a reference whose top level schedules promise callbacks would see them
+// run earlier). That last one is the price of the context's own microtask queue, which keeps a
+// run's promise chains under its budget: on node's queue a runaway chain would hold the runner.
 const fs = require('fs');
 const net = require('net');
 const path = require('path');
@@ -235,6 +243,7 @@ class Run {
       Buffer, URL, URLSearchParams, TextEncoder, TextDecoder, atob, btoa, structuredClone, performance,
       AbortController, AbortSignal, Event, EventTarget, MessageChannel, MessagePort, BroadcastChannel, Blob,
     };
+    Object.defineProperty(g, CALL, { value: () => (run.thunk ? run.thunk() : undefined) }); // fixed: a script cannot remove it
     for (const [name, value] of Object.entries(globals)) {
       Object.defineProperty(g, name, { value, writable: true, configurable: true, enumerable: false });
     }
@@ -249,7 +258,7 @@ class Run {
     if (left <= 0) return this.stop(this.elapsed() >= this.req.wall * 1000 ? 'wall' : 'cpu');
     let thrown = null;
     this.evaluating = true;
-    this.global[CALL] = () => {
+    this.thunk = () => {
       try {
         thunk();
       } catch (e) {
@@ -265,7 +274,7 @@ class Run {
       }
     } finally {
       this.evaluating = false;
-      if (!this.ended) delete this.global[CALL];
+      this.thunk = null;
     }
     if (thrown !== null && !this.ended) this.uncaught(thrown.error);
     this.settle();
@@ -324,6 +333,14 @@ class Run {
     this.ended = true;
     this.signal = 9;
     this.finish();
+  }
+
+  abandon() {
+    this.finished = this.ended = true;
+    clearTimeout(this.wallTimer);
+    process.chdir(ROOT);
+    if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
+    current = null;
   }
 
   finish() {
@@ -394,7 +411,12 @@ function main() {
         continue;
       }
       current = new Run(req, send);
-      current.start();
+      try {
+        current.start();
+      } catch (e) { // the run's directory could not be made: the plan runs in the sandbox
+        current.abandon();
+        send({ op: 'decline' });
+      }
     }
   });
   socket.on('end', () => process.reallyExit(0));
