@@ -142,6 +142,9 @@ def test_runs_share_no_global_state(js, runner):
     first = runner.run(driver(js, "Array.prototype.sum = 1;\nglobalThis.left = 1;\nMath.random = () => 0;\n" + write3("'a'")), LIMITS, NONCE, 100)
     second = runner.run(driver(js, write3("typeof [].sum + typeof left + (Math.random() === 0)")), LIMITS, NONCE, 100)
     assert first is not None and second is not None and second.completion == b"undefinedundefinedfalse"
+    rejecting = runner.run(driver(js, "Promise.reject(new Error('left'));\nsetTimeout(() => {}, 50);\nprocess.reallyExit(0);\n"), LIMITS, NONCE, 100)
+    after = runner.run(driver(js, "setTimeout(() => { " + write3("'ok'") + " }, 5);\n"), LIMITS, NONCE, 100)
+    assert rejecting is not None and rejecting.exit_code == 0 and after is not None and (after.exit_code, after.completion) == (0, b"ok")
 
 
 def test_budgets_the_cap_and_memory(js, runner):

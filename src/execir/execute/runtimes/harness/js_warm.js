@@ -119,6 +119,7 @@ class Run {
     this.wallTimer = setTimeout(() => this.stop('wall'), Math.max(1, this.req.wall * 1000 - this.elapsed()));
     this.context = vm.createContext({}, { microtaskMode: 'afterEvaluate' });
     this.global = vm.runInContext('globalThis', this.context);
+    this.promises = vm.runInContext('Promise.prototype', this.context);
     const file = path.join(this.dir, this.req.script);
     let wrapper;
     try {
@@ -382,7 +383,8 @@ class Run {
 }
 
 process.on('unhandledRejection', (reason, promise) => {
-  if (current !== null && !current.ended) current.rejected(reason, promise);
+  // only a promise of the run's own context (one of an earlier run's is not this run's failure)
+  if (current !== null && !current.ended && Object.getPrototypeOf(promise) === current.promises) current.rejected(reason, promise);
 });
 
 function main() {
