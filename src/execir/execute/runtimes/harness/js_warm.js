@@ -388,6 +388,8 @@ process.on('unhandledRejection', (reason, promise) => {
 });
 
 function main() {
+  // a node without what the runs need never says hello: the plans then run in the sandbox
+  if (typeof String.prototype.isWellFormed !== 'function') process.reallyExit(1); // node < 20
   const socket = new net.Socket({ fd: Number(process.argv[process.argv.length - 1]), readable: true, writable: true });
   const send = (obj) => {
     const body = Buffer.from(JSON.stringify(obj), 'utf8');
