@@ -83,6 +83,7 @@ import tempfile
 
 from execir.execute.runtimes import js_split
 from execir.execute.runtimes.base import HIDE_NONCE, NONCE_FILE, Plan, Profile, Runtime, Toolchain, harness_source, root_owned
+from execir.execute.sandbox.trusted_runner import TrustedSpec
 
 PROGRAM = "program.js"
 TESTS = "tests.js"
@@ -224,6 +225,9 @@ class JsRuntime(Runtime):
 
     def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
         return js_split.judge_plan(toolchain.paths["node"], self._env(toolchain), reference, tests, entry_point, calls, results)
+
+    def trusted_specs(self, toolchain: Toolchain) -> tuple[TrustedSpec, ...]:
+        return (js_split.trusted_spec(toolchain.paths["node"]),)
 
 
 RUNTIME = JsRuntime("js", (".js", ".mjs"), ("nodejs",), Profile(address_space=False, nproc=64), mounts=(SNAPSHOT_ROOT,))

@@ -25,6 +25,11 @@ The entry point is the job's ``entry_point`` when the reference declares it at t
 (HumanEval-X's ``const hasCloseElements = ...``), else the reference's last top-level declaration
 (HumanEvalPack's JS/114 names ``minSubarraySum`` for ``minSubArraySum``; jobs with no entry point).
 No declaration: the tests stay in-process.
+
+The record and judge runs (trusted code only) run in a warm node outside the sandbox
+(``harness/js_warm.js``, :mod:`execir.execute.sandbox.trusted_runner`): each in a fresh V8 context
+of that one process instead of a fresh node (about 1 ms of CPU instead of 30). The candidate's calls
+run has the same command and stays in the sandbox (:func:`trusted_spec` names the drivers it takes).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from __future__ import annotations
 import re
 
 from execir.execute.runtimes.base import CALLS_FILE, NEED_STATUS, RESULTS_FILE, Plan, harness_source
+from execir.execute.sandbox.trusted_runner import TrustedSpec
 
 REFERENCE = "reference.js"
 TESTS = "tests.js"
@@ -44,6 +50,11 @@ _PRELUDE = "'use strict';\n" + harness_source("js_codec.js")
 RECORDER = _PRELUDE + harness_source("js_trusted.js") + harness_source("js_record.js")
 JUDGE = _PRELUDE + harness_source("js_trusted.js") + harness_source("js_judge.js")
 CALLER = _PRELUDE + harness_source("js_caller.js")
+WARM = harness_source("js_warm.js")
+HEAP_MB = 4096
+"""The warm runner's V8 heap ceiling (``--max-old-space-size``): a run that fills it ends the runner
+(the run is then UNDECIDED and the runner restarts); each run's own memory budget is checked on its
+peak RSS (``harness/js_warm.js``)."""
 
 _DECLARATION = re.compile(
     r"^(?:export\s+(?:default\s+)?)?(?:(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)|(?:const|let|var|class)\s+([A-Za-z_$][\w$]*))",
@@ -88,3 +99,9 @@ def judge_plan(node: str, env: dict[str, str], reference: str, tests: str, entry
     entry = entry_name(reference, entry_point) or entry_point
     files = {REFERENCE: reference, TESTS: tests, CALLS_FILE: calls, RESULTS_FILE: results, JUDGE_NAME: JUDGE}
     return Plan(files, (node, JUDGE_NAME, entry, str(NEED_STATUS)), env=env)
+
+
+def trusted_spec(node: str) -> TrustedSpec:
+    """The warm runner of the record and judge plans (``node RECORDER|JUDGE ...``); the calls
+    run (``node CALLER ...``: candidate code) is not its."""
+    return TrustedSpec((node, f"--max-old-space-size={HEAP_MB}", "-e", WARM), (node,), scripts=(RECORDER_NAME, JUDGE_NAME))

@@ -3,13 +3,15 @@
 The record and judge runs of the judged-outside protocol (:mod:`execir.execute.split`) execute
 trusted code only: the task's reference, its tests and ExecIR's harness; a candidate's values reach
 a judge only as wire text that the harness's codec decodes into the language's core values. For an
-interpreted language whose runtime declares trusted specs (:class:`TrustedSpec`: Ruby, PHP), those
-runs, and a syntax check that compiles the candidate's text without running it, skip the sandbox's
-per-run start (a fresh interpreter, namespaces, cgroup, wipe): one long-lived interpreter per slot
-and spec, started like the Python judge (outside the candidate's sandbox, as the judge's uid, in a
-session of its own, with a clean environment), forks a child per run into a private directory under
-a root it alone may write, with CPU, wall, memory, file-size and descriptor budgets and an output
-cap. Candidate code never runs here: the candidate's own calls run stays in the sandbox.
+interpreted language whose runtime declares trusted specs (:class:`TrustedSpec`: Ruby, PHP,
+JavaScript and TypeScript), those runs, and a syntax check that compiles the candidate's text
+without running it, skip the sandbox's per-run start (a fresh interpreter, namespaces, cgroup,
+wipe): one long-lived interpreter per slot and spec, started like the Python judge (outside the
+candidate's sandbox, as the judge's uid, in a session of its own, with a clean environment), runs
+each request in a private directory under a root it alone may write, with CPU, wall and memory
+budgets and an output cap: Ruby and PHP in a forked child (with file-size and descriptor budgets
+too), Node, which cannot fork, in a fresh V8 context of its one process (``harness/js_warm.js``).
+Candidate code never runs here: the candidate's own calls run stays in the sandbox.
 
 Requests and replies are length-prefixed JSON frames (:mod:`execir.execute.harness.frames`); the
 reply becomes the same :class:`~execir.execute.evidence.Raw` evidence a sandbox run gives, so the
@@ -55,15 +57,23 @@ class TrustedSpec:
     that cannot move a descriptor (PHP has no ``dup2``; it can only close its standard streams and
     open others in their place), the control socket is the runner's stdin and stdout (a child closes
     both), fd 3 is the write end of one pipe that every child inherits and the read end's descriptor
-    is the runner's last argument; runs are one at a time."""
+    is the runner's last argument; runs are one at a time.
+
+    ``scripts``: when not empty, the only scripts the runner takes (a runtime whose candidate's calls
+    run has the same command as its trusted runs names its record and judge drivers here, so that
+    run stays in the sandbox)."""
 
     argv: tuple[str, ...]
     prefix: tuple[str, ...]
     channel: str = "null"
+    scripts: tuple[str, ...] = ()
 
     def takes(self, plan: Plan) -> bool:
-        """Whether ``plan`` is of this interpreter's shape (no compile step, this command)."""
-        return not plan.compile and plan.run[: len(self.prefix)] == self.prefix and len(plan.run) > len(self.prefix)
+        """Whether ``plan`` is of this interpreter's shape (no compile step, this command, one of
+        ``scripts`` where they are named)."""
+        if plan.compile or plan.run[: len(self.prefix)] != self.prefix or len(plan.run) <= len(self.prefix):
+            return False
+        return not self.scripts or plan.run[len(self.prefix)] in self.scripts
 
     def request(self, plan: Plan, limits: Limits, nonce: str, cap: int) -> dict | None:
         """The runner's request for ``plan``, or None when the plan is not of this interpreter's
@@ -234,6 +244,7 @@ def _evidence(reply: dict, nonce: str) -> Raw:
         wall=float(reply.get("wall") or 0.0),
         timeout=str(reply.get("timeout") or ""),
         capped=bool(reply.get("capped")),
+        memory_killed=bool(reply.get("memory")),
         main_exited=isinstance(status, int),
         compile=dict(_NOTHING_TO_COMPILE),
         nonce=nonce,
