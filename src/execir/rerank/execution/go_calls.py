@@ -15,6 +15,7 @@ from execir.rerank.execution.typed_values import (
     checked_int,
     dict_entries,
     literal_value,
+    quoted,
     sequence_items,
     split_top,
     typed_args,
@@ -251,21 +252,11 @@ def _go_value(node: ast.expr, kind: str) -> str:
 
 
 def _go_string(text: str) -> str:
-    return '"' + "".join(_go_char(char, '"') for char in text) + '"'
+    return quoted(text, '"', lambda point: f"\\U{point:08x}")
 
 
 def _go_rune(char: str) -> str:
-    return "'" + _go_char(char, "'") + "'"
-
-
-def _go_char(char: str, quote: str) -> str:
-    if char in (quote, "\\"):
-        return "\\" + char
-    if 32 <= ord(char) < 127:
-        return char
-    if 0xD800 <= ord(char) <= 0xDFFF:
-        raise Unwritable("a lone surrogate")
-    return f"\\U{ord(char):08x}"
+    return quoted(char, "'", lambda point: f"\\U{point:08x}")
 
 
 def _go_map(pairs: list[tuple[str, str]]) -> str:

@@ -39,7 +39,7 @@ from execir.execute.decide import PROBE_MARK
 from execir.execute.runtimes import rust_source
 from execir.rerank.execution.examples import CallExample
 from execir.rerank.execution.native_calls import Unwritable, call_parts, number_source
-from execir.rerank.execution.typed_values import Signature, Spelling, checked_int, dict_entries, literal_value, sequence_items, typed_args, untyped
+from execir.rerank.execution.typed_values import Signature, Spelling, checked_int, dict_entries, literal_value, quoted, sequence_items, typed_args, untyped
 
 _INT_BITS = {"i8": 8, "i16": 16, "i32": 32, "i64": 64, "i128": 128, "isize": 64, "u8": 9, "u16": 17, "u32": 33, "u64": 65, "u128": 129, "usize": 65}
 """Bits of each integer type's range as :func:`checked_int` checks it (unsigned: one more, then not negative)."""
@@ -243,21 +243,11 @@ def _text(node: ast.expr) -> str:
 
 
 def rust_string(text: str) -> str:
-    return '"' + "".join(_escaped(char, '"') for char in text) + '"'
+    return quoted(text, '"', lambda point: f"\\u{{{point:x}}}")
 
 
 def _char(char: str) -> str:
-    return "'" + _escaped(char, "'") + "'"
-
-
-def _escaped(char: str, quote: str) -> str:
-    if char in (quote, "\\"):
-        return "\\" + char
-    if 32 <= ord(char) < 127:
-        return char
-    if 0xD800 <= ord(char) <= 0xDFFF:
-        raise Unwritable("a lone surrogate")
-    return f"\\u{{{ord(char):x}}}"
+    return quoted(char, "'", lambda point: f"\\u{{{point:x}}}")
 
 
 def _sequence(items: list[str]) -> str:

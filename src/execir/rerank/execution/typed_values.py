@@ -143,3 +143,20 @@ def balanced(text: str, start: int) -> int:
             if depth == 0:
                 return i
     raise Unwritable("unbalanced parentheses")
+
+
+def quoted(text: str, quote: str, beyond_ascii: Callable[[int], str]) -> str:
+    """``text`` between ``quote``s in a C-family literal: the quote and backslash escaped, printable
+    ASCII as it is, any other code point through ``beyond_ascii`` (the language's escape); a lone
+    surrogate has no literal in UTF-8 source, so it is :class:`Unwritable`."""
+    out = []
+    for char in text:
+        if char in (quote, "\\"):
+            out.append("\\" + char)
+        elif 32 <= ord(char) < 127:
+            out.append(char)
+        elif 0xD800 <= ord(char) <= 0xDFFF:
+            raise Unwritable("a lone surrogate")
+        else:
+            out.append(beyond_ascii(ord(char)))
+    return quote + "".join(out) + quote
