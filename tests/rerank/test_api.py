@@ -243,3 +243,22 @@ def test_tei_shape_through_the_registry(loopback: Loopback) -> None:
     assert reranker.score(REQUEST) == expected()
     assert [len(p.body["texts"]) for p in loopback.posts("/rerank")] == [2, 2, 1, 2, 1]
     assert all("authorization" not in p.headers for p in loopback.requests)
+
+
+def test_a_self_hosted_server_behind_a_key(loopback: Loopback, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    def guarded(method: str, path: str, headers: dict[str, str], body: Any) -> tuple[int, dict[str, str], Any]:
+        if headers.get("authorization") != f"Bearer {KEY}":
+            return 401, {}, {"error": "unauthorized"}
+        return 200, {}, {"results": ranked(body)}
+
+    loopback.answer = guarded
+    spec = f"http:{loopback.url}@m,api=cohere,key_env=MY_RERANK_KEY"
+    monkeypatch.delenv("MY_RERANK_KEY", raising=False)
+    with pytest.raises(ExecIRError, match=r"needs an API key in \$MY_RERANK_KEY"):
+        get_reranker(spec, cache_dir=tmp_path, oracle_config=OracleConfig(), progress=False).score(REQUEST)
+    monkeypatch.setenv("MY_RERANK_KEY", KEY)
+    reranker = get_reranker(spec, cache_dir=tmp_path, oracle_config=OracleConfig(), progress=False)
+    assert reranker.score(REQUEST) == expected()
+    assert KEY not in json.dumps(reranker.config()) and all(KEY not in f.read_text() for f in tmp_path.rglob("*") if f.is_file())
+    with pytest.raises(ExecIRError, match="bad option 'key=x'"):
+        get_reranker(f"http:{loopback.url},key=x", cache_dir=None, oracle_config=OracleConfig(), progress=False)

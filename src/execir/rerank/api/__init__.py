@@ -15,7 +15,7 @@ from execir.rerank.api.providers import HOSTED, SELF_HOSTED
 from execir.rerank.api.reranker import ApiReranker, reranker_name
 from execir.retrieve.api.http import HttpClient
 
-HTTP_OPTIONS = ("api", "batch")
+HTTP_OPTIONS = ("api", "batch", "key_env")
 
 
 def hosted_reranker(spec: str, arg: str, *, cache_dir: Path | None, batch_size: int | None = None, client: HttpClient | None = None) -> ApiReranker:
@@ -38,7 +38,8 @@ def _http_options(spec: str, text: str) -> dict[str, str]:
 
 
 def http_reranker(spec: str, arg: str, *, cache_dir: Path | None, batch_size: int | None = None, client: HttpClient | None = None) -> ApiReranker:
-    """``http:URL[@MODEL][,api=...][,batch=N]`` (``arg`` is what follows ``http:``)."""
+    """``http:URL[@MODEL][,api=...][,batch=N][,key_env=VAR]`` (``arg`` is what follows ``http:``;
+    ``key_env`` names the variable holding a bearer key for a server behind authentication)."""
     target, _, rest = arg.partition(",")
     options = _http_options(spec, rest)
     url, model = target, None
@@ -47,7 +48,7 @@ def http_reranker(spec: str, arg: str, *, cache_dir: Path | None, batch_size: in
         host_path, _, model = after.rpartition("@")
         url = scheme + sep + host_path
     if scheme not in ("http", "https") or not sep or not url.split("://", 1)[1] or model == "":
-        raise ExecIRError(f"rerank spec '{spec}': expected http:<http(s)://host:port[/path]>[@<model>][,api=infinity|cohere|tei][,batch=N]")
+        raise ExecIRError(f"rerank spec '{spec}': expected http:<http(s)://host:port[/path]>[@<model>][,api=infinity|cohere|tei][,batch=N][,key_env=VAR]")
     shape = options.get("api", next(iter(SELF_HOSTED)))
     if shape not in SELF_HOSTED:
         raise ExecIRError(f"rerank spec '{spec}': api={shape} is not one of {', '.join(SELF_HOSTED)}")
@@ -63,6 +64,7 @@ def http_reranker(spec: str, arg: str, *, cache_dir: Path | None, batch_size: in
         cache_dir=cache_dir,
         batch_size=min(limits) if limits else None,
         client=client,
+        key_env=options.get("key_env"),
     )
 
 

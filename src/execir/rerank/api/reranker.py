@@ -49,6 +49,7 @@ class ApiReranker:
         cache_dir: Path | None = None,
         batch_size: int | None = None,
         client: HttpClient | None = None,
+        key_env: str | None = None,
         progress: bool = False,
         device: str | None = None,
     ) -> None:
@@ -58,6 +59,8 @@ class ApiReranker:
         self.provider = provider
         self.model = model
         self.name = name
+        self.key_envs = provider.key_envs or ((key_env,) if key_env else ())
+        """Where the bearer key is read from: a hosted provider's variables, or a self-hosted server's ``key_env``."""
         self.max_documents = min(provider.max_documents, batch_size or provider.max_documents)
         self.client = client or HttpClient(provider.name)
         self.cache = ScoreCache(cache_dir, self.cache_key())
@@ -75,11 +78,11 @@ class ApiReranker:
         del task
 
     def _headers(self) -> dict[str, str]:
-        if not self.provider.key_envs:
+        if not self.key_envs:
             return {}
-        key = next((os.environ[env] for env in self.provider.key_envs if os.environ.get(env)), None)
+        key = next((os.environ[env] for env in self.key_envs if os.environ.get(env)), None)
         if key is None:
-            names = " or ".join(f"${env}" for env in self.provider.key_envs)
+            names = " or ".join(f"${env}" for env in self.key_envs)
             raise ExecIRError(f"reranker '{self.name}' needs an API key in {names}")
         self.client.add_secret(key)
         return {"Authorization": f"Bearer {key}"}
