@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "execir.execute.commands",
     "execir.evaluate.commands",
     "execir.train.commands",
+    "execir.train.embedder_commands",
     "execir.interop.commands",
     "execir.distributed.commands",
 )

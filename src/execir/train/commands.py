@@ -71,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=0, help="first seed (default: 0)")
     parser.add_argument(
         "--init-seed",
-        type=_init_seed,
+        type=init_seed_arg,
         default=0,
         metavar="N|seed",
         help="seed of the new weights (classification head, LoRA adapters), the same for every seed so their "
@@ -139,7 +139,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run_train_reranker)
 
 
-def _init_seed(text: str) -> int | None:
+def init_seed_arg(text: str) -> int | None:
     """``--init-seed``: an integer, or ``seed`` (None: each training seed draws its own new weights)."""
     if text == "seed":
         return None
@@ -149,7 +149,7 @@ def _init_seed(text: str) -> int | None:
         raise argparse.ArgumentTypeError(f"expected an integer or 'seed', got '{text}'") from None
 
 
-def _targets(text: str | None) -> tuple[str, ...] | str | None:
+def lora_targets(text: str | None) -> tuple[str, ...] | str | None:
     if text is None or text == "all-linear":
         return text
     names = tuple(t.strip() for t in text.split(",") if t.strip())
@@ -165,7 +165,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
     if args.seeds < 1:
         raise ExecIRError(f"--seeds must be at least 1, got {args.seeds}")
     mode: Literal["full", "lora"] = "lora" if args.mode == "lora" else "full"
-    targets = _targets(args.lora_targets)
+    targets = lora_targets(args.lora_targets)
     settings = TrainSettings(
         base=args.base or str(bundled_minilm_path()),
         revision=args.revision,

@@ -97,7 +97,7 @@ def train_loop(model: Any, tokenizer: Any, items: Sequence[Group], settings: Tra
     for epoch in range(state.step // per_epoch, settings.epochs):
         order = epoch_order(len(items), seed, epoch)
         start_batch = state.step - epoch * per_epoch
-        bar = _bar(plan.progress, per_epoch, start_batch, f"epoch {epoch + 1}/{settings.epochs} seed {seed}")
+        bar = progress_bar(plan.progress, per_epoch, start_batch, f"epoch {epoch + 1}/{settings.epochs} seed {seed}")
         started = time.perf_counter()
         for batch_index in range(start_batch, per_epoch):
             batch = [items[i] for i in order[batch_index * settings.batch_size : (batch_index + 1) * settings.batch_size]]
@@ -109,7 +109,7 @@ def train_loop(model: Any, tokenizer: Any, items: Sequence[Group], settings: Tra
                 settings,
                 learning_rate(state.step, total, settings.lr, settings.warmup_ratio),
             )
-            state = _advance(state, epoch, loss, time.perf_counter() - started)
+            state = advance(state, epoch, loss, time.perf_counter() - started)
             started = time.perf_counter()
             bar(loss)
             done = plan.stop_after is not None and state.step >= plan.stop_after
@@ -136,7 +136,7 @@ def _update(model: Any, optimizer: Any, batch: Sequence[Group], inputs: tuple[An
     return float(loss.detach())
 
 
-def _advance(state: LoopState, epoch: int, loss: float, seconds: float) -> LoopState:
+def advance(state: LoopState, epoch: int, loss: float, seconds: float) -> LoopState:
     epoch_seconds, epoch_loss = list(state.epoch_seconds), list(state.epoch_loss)
     epoch_seconds[epoch] += seconds
     epoch_loss[epoch] += loss
@@ -155,7 +155,7 @@ def _result(state: LoopState, total: int, loaded: LoopState | None, per_epoch: i
     )
 
 
-def _bar(enabled: bool, total: int, initial: int, label: str) -> Callable[[float], None]:
+def progress_bar(enabled: bool, total: int, initial: int, label: str) -> Callable[[float], None]:
     """A per-epoch progress bar's update function (a no-op when bars are off)."""
     if not enabled:
         return lambda loss: None

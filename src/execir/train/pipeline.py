@@ -157,14 +157,15 @@ def seed_items(
     return items, counts
 
 
-def _check_out(config: RunConfig) -> None:
-    if config.out.exists() and not config.out.is_dir():
-        raise ExecIRError(f"--out {config.out} is a file")
-    if config.out.is_dir() and any(config.out.iterdir()) and not config.resume:
-        raise ExecIRError(f"--out {config.out} is not empty; pass --resume to continue its training, or choose a new folder")
+def check_out(out: Path, *, resume: bool) -> None:
+    """Refuse an output path that is a file, or a non-empty folder unless resuming."""
+    if out.exists() and not out.is_dir():
+        raise ExecIRError(f"--out {out} is a file")
+    if out.is_dir() and any(out.iterdir()) and not resume:
+        raise ExecIRError(f"--out {out} is not empty; pass --resume to continue its training, or choose a new folder")
 
 
-def _determinism(threads: int | None) -> dict[str, Any]:
+def determinism(threads: int | None) -> dict[str, Any]:
     import torch
 
     os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
@@ -174,7 +175,7 @@ def _determinism(threads: int | None) -> dict[str, Any]:
     return {"threads": torch.get_num_threads(), "deterministic_algorithms": True}
 
 
-def _device(requested: str | None) -> str:
+def device_for(requested: str | None) -> str:
     import torch
 
     return requested or ("cuda" if torch.cuda.is_available() else "cpu")
@@ -186,13 +187,13 @@ def train_reranker(config: RunConfig, *, stop_after: int | None = None) -> Train
     ``stop_after`` stops each unfinished seed after that many updates (checkpoint written) and
     returns an unfinished result; a later call with ``resume=True`` continues."""
     require_training_stack()
-    _check_out(config)
+    check_out(config.out, resume=config.resume)
     started = time.perf_counter()
     folders = load_folders(config.datasets, split=config.split, dev_split=config.dev_split, tasks=config.tasks)
     rankings: dict[str, Rankings] = {}
     mined = _mined(folders, config, config.settings.hard_negatives, rankings)
     mined_easy = _mined(folders, config, config.settings.easy_negatives, rankings) or None
-    runtime = {**_determinism(config.threads), "device": _device(config.device)}
+    runtime = {**determinism(config.threads), "device": device_for(config.device)}
     runs: list[SeedRun] = []
     identity: BaseIdentity | None = None
     trunk: SeedRun | None = None
@@ -385,7 +386,7 @@ def _trials_json(greedy: GreedySoup[int]) -> list[dict[str, Any]]:
     return [{"seeds": list(t.members), "dev": dict(zip(SOUP_MEASURES, t.score)), "kept": t.kept} for t in greedy.trials]
 
 
-def _versions() -> dict[str, str]:
+def versions() -> dict[str, str]:
     import peft
     import sentence_transformers
     import torch
@@ -420,7 +421,7 @@ def _training_json(
         "final_model": {"path": FINAL, "source": final_source},
         "checkpoint_every": config.checkpoint_every,
         "runtime": runtime,
-        "versions": _versions(),
+        "versions": versions(),
         "seconds": {"total": round(result.seconds, 3), "training": round(sum(sum(r.epoch_seconds) for r in _trained(result)), 3)},
         "dev": {name: [m.to_json() for m in metrics] for name, metrics in result.dev.items()},
     }

@@ -1,0 +1,163 @@
+"""``train-embedder`` end to end on a tiny BERT bi-encoder: determinism, resume, the in-batch guard
+inside the loop, LoRA, soup, and the trained folder as ``dense:DIR`` in ``execir eval`` and in MTEB."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sentence_transformers")
+pytest.importorskip("peft")
+
+import torch  # noqa: E402
+
+from execir.errors import ExecIRError  # noqa: E402
+from execir.train import embedder_loop  # noqa: E402
+from execir.train.config import LoraSettings  # noqa: E402
+from execir.train.embedder import train_embedder  # noqa: E402
+from execir.train.embedder_config import EmbedderRunConfig, EmbedderSettings  # noqa: E402
+from tests.train.helpers import write_build, write_tiny_base  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("embedder")
+    return write_build(root / "build", problems=8), write_tiny_base(root / "base", head=False)
+
+
+def _config(inputs: tuple[Path, Path], out: Path, **changes: object) -> EmbedderRunConfig:
+    build, base = inputs
+    settings = EmbedderSettings(base=str(base), batch_size=2, epochs=2, max_length=32, lr=1e-3, negatives=2)
+    values: dict[str, object] = {"datasets": (build,), "out": out, "settings": settings, "tasks": ("t2c-description",), "threads": 1, "progress": False}
+    values.update(changes)
+    return EmbedderRunConfig(**values)  # type: ignore[arg-type]
+
+
+def _weights(path: Path) -> dict[str, torch.Tensor]:
+    from safetensors.torch import load_file
+
+    return load_file(str(path / "model.safetensors"))
+
+
+def _same(a: dict[str, torch.Tensor], b: dict[str, torch.Tensor]) -> bool:
+    return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+
+
+@pytest.fixture(scope="module")
+def trained(inputs: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("trained") / "out"
+    result = train_embedder(_config(inputs, out))
+    assert result.finished and result.final == out / "model"
+    return out
+
+
+def test_training_changes_the_weights_and_writes_provenance(inputs: tuple[Path, Path], trained: Path) -> None:
+    from sentence_transformers import SentenceTransformer
+
+    base = SentenceTransformer(str(inputs[1]), device="cpu").state_dict()
+    model = SentenceTransformer(str(trained / "model"), device="cpu")
+    assert any(not torch.equal(base[k], v) for k, v in model.state_dict().items())
+    assert model.encode(["return the smallest even number"]).shape == (1, 16)
+    record = json.loads((trained / "training.json").read_text())
+    assert record["model_type"] == "bi-encoder" and record["base"]["model"] == str(inputs[1]) and record["base"]["sha256"]
+    assert record["rows"]["rows"] > 0 and record["seeds"][0]["steps"] > 0 and record["seeds"][0]["peak_rss_mb"] > 0
+    assert record["datasets"][0]["manifest_sha256"] and record["versions"]["sentence_transformers"]
+    assert set(record["dev"]["seed-0"][0]) >= {"exec@1", "exec@10", "ndcg@10"}
+    info = json.loads((trained / "model" / "execir.json").read_text())
+    assert info["kind"] == "seed" and info["fingerprint"] and info["max_length"] == 32
+    assert not (trained / "seed-0" / "checkpoint").exists()
+
+
+def test_two_runs_give_identical_weights(inputs: tuple[Path, Path], trained: Path, tmp_path: Path) -> None:
+    train_embedder(_config(inputs, tmp_path / "again"))
+    assert _same(_weights(trained / "seed-0"), _weights(tmp_path / "again" / "seed-0"))
+
+
+def test_stop_and_resume_reaches_the_same_weights(inputs: tuple[Path, Path], trained: Path, tmp_path: Path) -> None:
+    out = tmp_path / "resumed"
+    first = train_embedder(_config(inputs, out, checkpoint_every=1), stop_after=2)
+    assert not first.finished and (out / "seed-0" / "checkpoint").is_dir()
+    with pytest.raises(ExecIRError, match="not empty"):
+        train_embedder(_config(inputs, out))
+    second = train_embedder(_config(inputs, out, resume=True))
+    assert second.finished and second.seeds[0].resumed_at == 2
+    assert _same(_weights(trained / "seed-0"), _weights(out / "seed-0"))
+
+
+def test_the_loop_never_batches_two_rows_of_one_problem(inputs: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[list[frozenset[str]]] = []
+    real = embedder_loop.column_features
+
+    def spy(model: object, batch: list, device: object) -> list:
+        seen.append([row.problems for row in batch])
+        return real(model, batch, device)
+
+    monkeypatch.setattr(embedder_loop, "column_features", spy)
+    train_embedder(_config(inputs, tmp_path / "spy", tasks=("t2c-description", "c2c"), dev_split=None))
+    assert seen and any(len(batch) > 1 for batch in seen)
+    for batch in seen:
+        problems = [p for row in batch for p in row]
+        assert len(problems) == len(set(problems)), f"a batch holds two rows of one problem: {batch}"
+
+
+def test_lora_seeds_and_uniform_soup(inputs: tuple[Path, Path], tmp_path: Path) -> None:
+    from sentence_transformers import SentenceTransformer
+
+    out = tmp_path / "lora"
+    settings = replace(_config(inputs, out).settings, mode="lora", lora=LoraSettings(r=2, alpha=4), loss="cached-mnrl", mini_batch_size=3)
+    result = train_embedder(_config(inputs, out, settings=settings, seeds=(0, 1), dev_split=None))
+    assert result.soup_seeds == (0, 1) and json.loads((out / "training.json").read_text())["final_model"]["source"] == "soup"
+    one, two, soup = (_weights(out / n) for n in ("seed-0", "seed-1", "soup"))
+    assert not any("lora_" in k or k.startswith("base_model") for k in one)
+    assert not _same(one, two) and _same(soup, _weights(out / "model"))
+    for key, value in soup.items():
+        if value.is_floating_point():
+            expected = ((one[key].double() + two[key].double()) / 2).to(value.dtype)
+            assert torch.allclose(value, expected, atol=1e-7), key
+    base = SentenceTransformer(str(inputs[1]), device="cpu").state_dict()
+    changed = [k for k in base if not torch.equal(base[k], SentenceTransformer(str(out / "seed-0"), device="cpu").state_dict()[k])]
+    assert changed and all(("query" in k or "value" in k) for k in changed)  # LoRA's default BERT targets, merged
+
+
+def test_trained_folder_is_a_dense_retriever_in_eval(inputs: tuple[Path, Path], trained: Path, tmp_path: Path) -> None:
+    from execir.cli import main
+
+    build, base = inputs
+    out = tmp_path / "eval"
+    assert (
+        main(
+            [
+                "eval",
+                str(build / "t2c-description"),
+                "--split",
+                "test",
+                "--retriever",
+                f"dense:{base}",
+                "--retriever",
+                f"dense:{trained / 'model'}",
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
+    record = json.loads((out / "results.json").read_text())
+    specs = [s["spec"] for s in record["systems"].values()]
+    assert f"dense:{trained / 'model'}" in specs
+    assert len(record["comparisons"]) == 1 and {"b10", "b01", "p_value"} <= set(record["comparisons"][0])
+
+
+def test_trained_folder_is_an_mteb_model(inputs: tuple[Path, Path], trained: Path, tmp_path: Path) -> None:
+    mteb = pytest.importorskip("mteb")
+    from sentence_transformers import SentenceTransformer
+
+    from execir.interop import mteb_task
+
+    task = mteb_task(inputs[0] / "t2c-description", split="test")
+    model = SentenceTransformer(str(trained / "model"), device="cpu")
+    result = mteb.evaluate(model, tasks=[task], cache=mteb.ResultCache(tmp_path / "cache"), show_progress_bar=False)
+    assert 0.0 <= result.task_results[0].scores["test"][0]["ndcg_at_10"] <= 1.0
