@@ -29,6 +29,15 @@ class LoraSettings:
     dropout: float = 0.1
     targets: tuple[str, ...] | Literal["all-linear"] | None = None
 
+    def json_for(self, mode: str) -> dict[str, Any] | None:
+        """These settings as JSON values in a run of ``mode`` (None when the run trains no adapters)."""
+        if mode != "lora":
+            return None
+        data = asdict(self)
+        if isinstance(self.targets, tuple):
+            data["targets"] = list(self.targets)
+        return data
+
 
 @dataclass(frozen=True)
 class TrainSettings:
@@ -95,10 +104,7 @@ class TrainSettings:
         data = asdict(self)
         if self.loss == "pointwise":
             del data["group_hard"], data["group_easy"], data["group_text"]
-        if self.mode != "lora":
-            data["lora"] = None
-        elif isinstance(self.lora.targets, tuple):
-            data["lora"]["targets"] = list(self.lora.targets)
+        data["lora"] = self.lora.json_for(self.mode)
         return data
 
 

@@ -63,10 +63,7 @@ class EmbedderSettings:
         data = asdict(self)
         if self.loss != "cached-mnrl":
             del data["mini_batch_size"]
-        if self.mode != "lora":
-            data["lora"] = None
-        elif isinstance(self.lora.targets, tuple):
-            data["lora"]["targets"] = list(self.lora.targets)
+        data["lora"] = self.lora.json_for(self.mode)
         return data
 
 
