@@ -9,6 +9,8 @@ import pytest
 
 from tests.infinity_server import InfinityServer, infinity_binary, serve
 
+pytest_plugins = ["tests.watchdog"]
+
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 

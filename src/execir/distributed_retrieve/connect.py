@@ -3,15 +3,23 @@ oracle's connect helper: ``auto``, ``local``, ``HOST:PORT``); Ray is imported he
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from execir.distributed.cluster import INSTALL_HINT
 from execir.distributed.cluster import connect as join
 from execir.errors import MissingDependencyError
 
+USAGE_SWITCH = "RAY_DATA_USAGE_DISABLED"
+"""Ray Data's usage collection, off unless the user sets it: on its first execution it starts a
+driver thread that queries a Prometheus endpoint every 10 s for the rest of the process and logs
+each failed query with its traceback. ExecIR reads none of it, and such a thread would outlive the
+evaluation inside whatever process called it (``RAY_DATA_USAGE_DISABLED=0`` turns it back on)."""
+
 
 def require_ray() -> Any:
     """The ``ray`` module with Ray Data, or :class:`MissingDependencyError` saying how to install it."""
+    os.environ.setdefault(USAGE_SWITCH, "1")
     try:
         import ray
         import ray.data  # noqa: F401  (the encoder needs Ray Data: pyarrow, pandas)

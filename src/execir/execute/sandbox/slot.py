@@ -34,6 +34,8 @@ CPU_TICK = 0.01
 START_TIMEOUT = 15.0
 KILL_GRACE = 5.0
 WIPE_TIMEOUT = 60.0
+REAP_SECONDS = 30.0
+"""How long a killed slot server is waited for before it is left to the kernel."""
 """How long the server may take to wipe and verify its filesystem after a run before the slot is
 restarted instead (a fresh sandbox has a fresh tmpfs)."""
 JUDGE_GRACE = 2.0
@@ -492,7 +494,10 @@ def _kill(proc: subprocess.Popen | None, sock: socket.socket | None) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             proc.kill()
-        proc.wait()
+        try:
+            proc.wait(timeout=REAP_SECONDS)
+        except subprocess.TimeoutExpired:
+            pass  # not reaped yet (the kernel still tearing it down): never block the caller on it
 
 
 def _preexec(procs: list[str], uid: int | None) -> Callable[[], None]:

@@ -1,0 +1,141 @@
+"""A watchdog for the test run: a test that blocks is named, and the run ends instead of waiting.
+
+A test (setup, call and teardown) running longer than ``EXECIR_TEST_WATCHDOG_S`` seconds (600 by
+default) gets a report on the terminal: every thread's stack, the processes the run started (with
+their state and command line) and, as the last line, the test's id. If it is still running
+``EXECIR_TEST_WATCHDOG_END_S`` seconds later (120 by default), the processes the run started are
+killed and the run exits with status 3, so CI prints which test blocked within minutes instead of
+reaching its own limit with the test's name scrolled out of the output.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+EXIT_STATUS = 3
+CHECK_EVERY_S = 2.0
+
+
+def _seconds(name: str, default: float) -> float:
+    value = os.environ.get(name, "")
+    return float(value) if value else default
+
+
+def descendants(root: int) -> list[int]:
+    """The processes below ``root`` (children first, then theirs), read from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        parents[int(entry.name)] = int(fields[1])
+    found: list[int] = []
+    frontier = [root]
+    while frontier:
+        below = [pid for pid, parent in parents.items() if parent in frontier]
+        found += below
+        frontier = below
+    return found
+
+
+def describe(pid: int) -> str:
+    """``pid``, its state and its command line (shortened), or that it has gone."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+    except (OSError, IndexError):
+        return f"{pid} (gone)"
+    return f"{pid} {state} {argv[:300]}"
+
+
+class Watchdog:
+    """Watches the running test from a daemon thread; see the module's docstring."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.name_after_s = _seconds("EXECIR_TEST_WATCHDOG_S", 600.0)
+        self.end_after_s = self.name_after_s + _seconds("EXECIR_TEST_WATCHDOG_END_S", 120.0)
+        self.current: tuple[str, float] | None = None
+        self.named = ""
+        self._lock = threading.Lock()
+        threading.Thread(target=self._watch, name="execir-test-watchdog", daemon=True).start()
+
+    def start(self, nodeid: str) -> None:
+        with self._lock:
+            self.current = (nodeid, time.monotonic())
+
+    def finish(self) -> None:
+        with self._lock:
+            self.current = None
+
+    def _watch(self) -> None:
+        while True:
+            time.sleep(CHECK_EVERY_S)
+            with self._lock:
+                current = self.current
+            if current is None:
+                continue
+            nodeid, started = current
+            elapsed = time.monotonic() - started
+            if elapsed >= self.end_after_s:
+                self._end(nodeid, elapsed)
+            elif elapsed >= self.name_after_s and self.named != nodeid:
+                self.named = nodeid
+                self._report(nodeid, elapsed)
+
+    def _write(self, text: str) -> None:
+        capture = self.config.pluginmanager.getplugin("capturemanager")
+        with capture.global_and_fixture_disabled():
+            writer = self.config.get_terminal_writer()
+            writer.write(text)
+            writer.flush()
+
+    def _report(self, nodeid: str, elapsed: float) -> None:
+        processes = "\n".join(describe(pid) for pid in descendants(os.getpid())) or "(none)"
+        capture = self.config.pluginmanager.getplugin("capturemanager")
+        with capture.global_and_fixture_disabled():
+            writer = self.config.get_terminal_writer()
+            writer.write(f"\n\nWATCHDOG: {nodeid} has run {elapsed:.0f} s; every thread's stack:\n")
+            writer.flush()
+            faulthandler.dump_traceback(file=writer._file, all_threads=True)  # type: ignore[attr-defined]
+            writer.write(f"processes started by the run:\n{processes}\nWATCHDOG: {nodeid} has run {elapsed:.0f} s\n")
+            writer.flush()
+
+    def _end(self, nodeid: str, elapsed: float) -> None:
+        for pid in reversed(descendants(os.getpid())):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        self._write(f"\nWATCHDOG: {nodeid} still ran after {elapsed:.0f} s; the run ends here (exit {EXIT_STATUS})\n")
+        os._exit(EXIT_STATUS)
+
+
+_watchdog: Watchdog | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _watchdog
+    _watchdog = Watchdog(config)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    if _watchdog is not None:
+        _watchdog.start(item.nodeid)
+    try:
+        yield
+    finally:
+        if _watchdog is not None:
+            _watchdog.finish()
