@@ -1,11 +1,12 @@
 """A watchdog for the test run: a test that blocks is named, and the run ends instead of waiting.
 
 A test (setup, call and teardown) running longer than ``EXECIR_TEST_WATCHDOG_S`` seconds (600 by
-default) gets a report on the terminal: every thread's stack, the processes the run started (with
-their state and command line) and, as the last line, the test's id. If it is still running
-``EXECIR_TEST_WATCHDOG_END_S`` seconds later (120 by default), the processes the run started are
-killed and the run exits with status 3, so CI prints which test blocked within minutes instead of
-reaching its own limit with the test's name scrolled out of the output.
+default; six times that for a test marked ``slow``, which ``make test`` does not run) gets a report
+on the terminal: every thread's stack, the processes the run started (with their state and command
+line) and, as the last line, the test's id. If it is still running ``EXECIR_TEST_WATCHDOG_END_S``
+seconds later (120 by default, scaled alike), the processes the run started are killed and the run
+exits with status 3, so CI prints which test blocked within minutes instead of reaching its own
+limit with the test's name scrolled out of the output.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import pytest
 
 EXIT_STATUS = 3
 CHECK_EVERY_S = 2.0
+SLOW_FACTOR = 6.0
+"""A test marked ``slow`` (full builds, model training) gets this many times the limits."""
 
 
 def _seconds(name: str, default: float) -> float:
@@ -66,14 +69,14 @@ class Watchdog:
         self.config = config
         self.name_after_s = _seconds("EXECIR_TEST_WATCHDOG_S", 600.0)
         self.end_after_s = self.name_after_s + _seconds("EXECIR_TEST_WATCHDOG_END_S", 120.0)
-        self.current: tuple[str, float] | None = None
+        self.current: tuple[str, float, float] | None = None
         self.named = ""
         self._lock = threading.Lock()
         threading.Thread(target=self._watch, name="execir-test-watchdog", daemon=True).start()
 
-    def start(self, nodeid: str) -> None:
+    def start(self, nodeid: str, factor: float = 1.0) -> None:
         with self._lock:
-            self.current = (nodeid, time.monotonic())
+            self.current = (nodeid, time.monotonic(), factor)
 
     def finish(self) -> None:
         with self._lock:
@@ -86,11 +89,11 @@ class Watchdog:
                 current = self.current
             if current is None:
                 continue
-            nodeid, started = current
+            nodeid, started, factor = current
             elapsed = time.monotonic() - started
-            if elapsed >= self.end_after_s:
+            if elapsed >= self.end_after_s * factor:
                 self._end(nodeid, elapsed)
-            elif elapsed >= self.name_after_s and self.named != nodeid:
+            elif elapsed >= self.name_after_s * factor and self.named != nodeid:
                 self.named = nodeid
                 self._report(nodeid, elapsed)
 
@@ -133,7 +136,7 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
     if _watchdog is not None:
-        _watchdog.start(item.nodeid)
+        _watchdog.start(item.nodeid, SLOW_FACTOR if item.get_closest_marker("slow") else 1.0)
     try:
         yield
     finally:
