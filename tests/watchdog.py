@@ -32,6 +32,11 @@ def _seconds(name: str, default: float) -> float:
     return float(value) if value else default
 
 
+def _stat(pid: int | str) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command name (state first, then the parent pid)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
 def descendants(root: int) -> list[int]:
     """The processes below ``root`` (children first, then theirs), read from /proc."""
     parents: dict[int, int] = {}
@@ -39,10 +44,9 @@ def descendants(root: int) -> list[int]:
         if not entry.name.isdigit():
             continue
         try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            parents[int(entry.name)] = int(_stat(entry.name)[1])
         except (OSError, IndexError):
             continue
-        parents[int(entry.name)] = int(fields[1])
     found: list[int] = []
     frontier = [root]
     while frontier:
@@ -55,7 +59,7 @@ def descendants(root: int) -> list[int]:
 def describe(pid: int) -> str:
     """``pid``, its state and its command line (shortened), or that it has gone."""
     try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        state = _stat(pid)[0]
         argv = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
     except (OSError, IndexError):
         return f"{pid} (gone)"
@@ -97,23 +101,23 @@ class Watchdog:
                 self.named = nodeid
                 self._report(nodeid, elapsed)
 
-    def _write(self, text: str) -> None:
+    def _write(self, *parts: str | None) -> None:
+        """Write ``parts`` past pytest's capture; a None part is every thread's stack."""
         capture = self.config.pluginmanager.getplugin("capturemanager")
         with capture.global_and_fixture_disabled():
             writer = self.config.get_terminal_writer()
-            writer.write(text)
+            for part in parts:
+                if part is None:
+                    writer.flush()
+                    faulthandler.dump_traceback(file=writer._file, all_threads=True)  # type: ignore[attr-defined]
+                else:
+                    writer.write(part)
             writer.flush()
 
     def _report(self, nodeid: str, elapsed: float) -> None:
         processes = "\n".join(describe(pid) for pid in descendants(os.getpid())) or "(none)"
-        capture = self.config.pluginmanager.getplugin("capturemanager")
-        with capture.global_and_fixture_disabled():
-            writer = self.config.get_terminal_writer()
-            writer.write(f"\n\nWATCHDOG: {nodeid} has run {elapsed:.0f} s; every thread's stack:\n")
-            writer.flush()
-            faulthandler.dump_traceback(file=writer._file, all_threads=True)  # type: ignore[attr-defined]
-            writer.write(f"processes started by the run:\n{processes}\nWATCHDOG: {nodeid} has run {elapsed:.0f} s\n")
-            writer.flush()
+        line = f"WATCHDOG: {nodeid} has run {elapsed:.0f} s"
+        self._write(f"\n\n{line}; every thread's stack:\n", None, f"processes started by the run:\n{processes}\n{line}\n")
 
     def _end(self, nodeid: str, elapsed: float) -> None:
         for pid in reversed(descendants(os.getpid())):

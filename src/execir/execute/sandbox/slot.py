@@ -28,14 +28,13 @@ from execir.execute.runtimes.base import NONCE_ENV, Plan
 from execir.execute.sandbox import hostcheck, isolation
 from execir.execute.sandbox.capture import Capture
 from execir.execute.sandbox.cgroups import SlotCgroup
+from execir.execute.sandbox.reap import kill_group
 from execir.execute.sandbox.trusted_runner import TrustedRunner, TrustedSpec
 
 CPU_TICK = 0.01
 START_TIMEOUT = 15.0
 KILL_GRACE = 5.0
 WIPE_TIMEOUT = 60.0
-REAP_SECONDS = 30.0
-"""How long a killed slot server is waited for before it is left to the kernel."""
 """How long the server may take to wipe and verify its filesystem after a run before the slot is
 restarted instead (a fresh sandbox has a fresh tmpfs)."""
 JUDGE_GRACE = 2.0
@@ -490,14 +489,7 @@ def _kill(proc: subprocess.Popen | None, sock: socket.socket | None) -> None:
     if sock is not None:
         sock.close()
     if proc is not None and proc.poll() is None:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            proc.kill()
-        try:
-            proc.wait(timeout=REAP_SECONDS)
-        except subprocess.TimeoutExpired:
-            pass  # not reaped yet (the kernel still tearing it down): never block the caller on it
+        kill_group(proc)
 
 
 def _preexec(procs: list[str], uid: int | None) -> Callable[[], None]:

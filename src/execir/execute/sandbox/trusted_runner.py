@@ -35,11 +35,10 @@ from execir.execute.evidence import Raw
 from execir.execute.harness import frames
 from execir.execute.limits import Limits
 from execir.execute.runtimes.base import Plan
+from execir.execute.sandbox.reap import kill_group
 
 START_SECONDS = 10.0
 GRACE_SECONDS = 5.0
-REAP_SECONDS = 30.0
-"""How long a killed runner is waited for before it is left to the kernel."""
 """How long past a run's wall budget the runner may take to answer before it counts as lost."""
 _NOTHING_TO_COMPILE = {"op": "compiled", "ok": True, "status": 0, "cpu": 0.0, "log": ""}
 """The compile report of a trusted run (its plans have no compile step)."""
@@ -202,14 +201,7 @@ class TrustedRunner:
     def stop(self) -> None:
         """End the interpreter (and every child of its session) and remove its directory."""
         if self.process is not None:
-            try:
-                os.killpg(self.process.pid, 9)
-            except OSError:
-                pass
-            try:
-                self.process.wait(timeout=REAP_SECONDS)
-            except subprocess.TimeoutExpired:
-                pass  # not reaped yet (the kernel still tearing it down): never block the caller on it
+            kill_group(self.process)
             self.process = None
         if self.ctrl is not None:
             self.ctrl.close()
