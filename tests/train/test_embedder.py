@@ -161,3 +161,18 @@ def test_trained_folder_is_an_mteb_model(inputs: tuple[Path, Path], trained: Pat
     model = SentenceTransformer(str(trained / "model"), device="cpu")
     result = mteb.evaluate(model, tasks=[task], cache=mteb.ResultCache(tmp_path / "cache"), show_progress_bar=False)
     assert 0.0 <= result.task_results[0].scores["test"][0]["ndcg_at_10"] <= 1.0
+
+
+def test_code_to_code_training_declares_its_query_prompt_and_adds_own_programs(inputs: tuple[Path, Path], tmp_path: Path) -> None:
+    from execir.retrieve.prompts import TRAINED_QUERY_PROMPTS
+
+    result = train_embedder(_config(inputs, tmp_path / "c2c", tasks=("t2c-description", "c2c"), dev_split="test"))
+    info = json.loads((tmp_path / "c2c" / "model" / "execir.json").read_text())
+    assert info["prompts"] == {"c2c": {"query": TRAINED_QUERY_PROMPTS["c2c"], "document": ""}}
+    record = json.loads((tmp_path / "c2c" / "training.json").read_text())
+    assert record["rows"]["self_positives"] > 0 and record["settings"]["prompts"] == "task" and record["settings"]["self_positives"]
+    assert {m.folder for m in result.dev["seed-0"]} == {"t2c-description", "c2c"}
+    bare = _config(inputs, tmp_path / "bare", tasks=("c2c",), settings=replace(_config(inputs, tmp_path).settings, prompts="none", self_positives=False))
+    train_embedder(bare)
+    assert json.loads((tmp_path / "bare" / "model" / "execir.json").read_text())["prompts"] == {}
+    assert json.loads((tmp_path / "bare" / "training.json").read_text())["rows"]["self_positives"] == 0

@@ -87,3 +87,29 @@ def test_training_batches_of_a_real_split_are_problem_disjoint(build: Path) -> N
         for batch in epoch:
             problems = [p for i in batch for p in rows[i].problems]
             assert len(problems) == len(set(problems))
+
+
+def test_code_to_code_anchors_own_program_is_one_more_positive(build: Path) -> None:
+    train = source(build, "c2c")
+    plain, plain_counts = build_rows(train, seed=0, negatives=2)
+    rows, counts = build_rows(train, seed=0, negatives=2, self_positive=True)
+    own = [r for r in rows if r.positive_id == r.query_id]
+    assert own and counts.self_positives == len(own) == len(train.queries) and plain_counts.self_positives == 0
+    assert counts.rows == plain_counts.rows + len(own)
+    for row in own:
+        assert row.positive == train.corpus[row.query_id] and train.qrels[row.query_id].get(row.query_id) is None
+        assert all(train.qrels[row.query_id][d] == 1 for d in row.negative_ids)
+    assert [r for r in rows if r.positive_id != r.query_id] == plain
+
+
+@pytest.mark.parametrize("folder", ["t2c-description", "c2t"])
+def test_only_code_to_code_anchors_get_their_own_program(build: Path, folder: str) -> None:
+    train = source(build, folder)
+    assert build_rows(train, seed=0, negatives=2, self_positive=True) == build_rows(train, seed=0, negatives=2)
+
+
+def test_the_anchor_prompt_goes_before_every_anchor_and_nowhere_else(build: Path) -> None:
+    train = source(build, "c2c")
+    plain, _ = build_rows(train, seed=0, negatives=2)
+    prompted, _ = build_rows(train, seed=0, negatives=2, anchor_prompt="Find: ")
+    assert [replace(r, anchor="Find: " + r.anchor) for r in plain] == prompted

@@ -34,6 +34,11 @@ How each family depends on the task, and where each string comes from:
 * **CodeRankEmbed, nomic-embed-code**: ``Represent this query for searching relevant code: `` on
   text queries (model cards); the cards give no prompt for code queries or documents, so c2t and
   c2c queries and all documents are unprompted.
+* **Models trained by ``execir train-embedder``** declare their own prompts per task direction in
+  their folder's ``execir.json`` (``"prompts": {"c2c": {"query": ..., "document": ...}}``), read by
+  :func:`trained_profile`; such a declaration wins over a family match. ``--prompts task`` gives
+  code queries the jina-code-embeddings query prefix of their direction
+  (:data:`TRAINED_QUERY_PROMPTS`) and nothing else a prompt.
 * **Task-independent families** keep their behaviour for every task: E5 (``query: ``/
   ``passage: ``), BGE v1.5 (the query instruction only; bge-m3 none), nomic-embed-text
   (``search_query: ``/``search_document: ``), jina-embeddings-v2-base-code (none).
@@ -41,9 +46,13 @@ How each family depends on the task, and where each string comes from:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from execir.errors import ExecIRError
 
 if TYPE_CHECKING:
     from execir.dataset.spec import TaskSpec
@@ -66,6 +75,15 @@ JINA_PREFIXES: dict[str, tuple[str, str]] = {
 
 JINA_TASKS: dict[str, str] = {"t2c": "nl2code", "c2t": "code2nl", "c2c": "code2code"}
 """ExecIR task direction -> jina task type (every t2c subtype is natural language to code)."""
+
+TRAINED_QUERY_PROMPTS: dict[str, str] = {"c2c": JINA_PREFIXES["code2code"][0], "c2t": JINA_PREFIXES["code2nl"][0]}
+"""The query prompt ``train-embedder --prompts task`` gives each code-query direction. A bare encoder
+embeds a program the same way as query and as document, so a near-identical failing clone of the
+query scores almost 1 whatever the training; a query prompt lets the model embed the query for
+its task. Text queries and every document stay bare, so text-to-code rows train as before."""
+
+MODEL_FILE = "execir.json"
+"""The file beside a trained model's weights that declares its prompts (``"prompts"``)."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +159,36 @@ FAMILIES: tuple[tuple[str, str, ModelProfile], ...] = (
     ("jina-embeddings-v2-base-code", "jina-embeddings-v2-base-code", ModelProfile(trust_remote_code=True)),
 )
 """(substring pattern, family name, profile), most specific pattern first."""
+
+
+def declared_prompts(prompts: Mapping[str, tuple[str, str]]) -> dict[str, dict[str, str]]:
+    """``{direction: (query, document)}`` as ``execir.json``'s ``"prompts"`` value."""
+    return {direction: {"query": query, "document": document} for direction, (query, document) in sorted(prompts.items())}
+
+
+def trained_profile(model: str) -> ModelProfile | None:
+    """The profile a local model folder declares in its ``execir.json`` (``"prompts"``: direction ->
+    ``{"query", "document"}``); a direction it does not name gets no prompts. None when ``model`` is
+    not a local folder or declares no prompts; a malformed declaration is an error naming the field."""
+    path = Path(model).expanduser() / MODEL_FILE
+    if not path.is_file():
+        return None
+    try:
+        data: Any = json.loads(path.read_bytes())
+    except (OSError, ValueError) as exc:
+        raise ExecIRError(f"{path}: not readable JSON ({exc})") from None
+    prompts = data.get("prompts") if isinstance(data, dict) else None
+    if prompts is None:
+        return None
+    if not isinstance(prompts, dict):
+        raise ExecIRError(f"{path}: field 'prompts' must be an object of task direction -> {{query, document}}")
+    by_direction: dict[str, tuple[str, str]] = {}
+    for direction, roles in prompts.items():
+        if not isinstance(roles, dict) or not all(isinstance(roles.get(role, ""), str) for role in ROLES):
+            raise ExecIRError(f"{path}: field 'prompts.{direction}' must be an object with string 'query' and 'document'")
+        by_direction[direction] = (roles.get("query", ""), roles.get("document", ""))
+    bare = {direction: ("", "") for direction in ("t2c", "c2t", "c2c") if direction not in by_direction}
+    return ModelProfile(by_direction={**bare, **by_direction})
 
 
 def family_for(model: str) -> str:

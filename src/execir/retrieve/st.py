@@ -25,7 +25,7 @@ from execir.console import disable_loaded_library_bars
 from execir.errors import MissingDependencyError
 from execir.model_identity import INSTALL_HINT, directory_fingerprint, resolve_hub_revision, safe_name
 from execir.retrieve.cache import KeyFields
-from execir.retrieve.prompts import ModelProfile, Role, TaskPrompts, profile_for
+from execir.retrieve.prompts import ModelProfile, Role, TaskPrompts, profile_for, trained_profile
 
 if TYPE_CHECKING:
     from execir.dataset.spec import TaskSpec
@@ -80,7 +80,7 @@ class SentenceTransformerEncoder:
         self.device = device
         self.max_length = max_length
         self.normalize = normalize
-        self.profile = profile or profile_for(model_label or model)
+        self.profile = profile or trained_profile(model) or profile_for(model_label or model)
         self.task_prompts = TaskPrompts(self.profile)
         self.progress = progress
         self.model_label = model_label or model

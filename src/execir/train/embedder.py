@@ -34,6 +34,7 @@ from execir.train.data import Folder, load_folders
 from execir.train.dev import DevMetrics, mean_metrics
 from execir.train.embedder_config import EmbedderRunConfig, EmbedderSettings
 from execir.train.embedder_loop import embedder_loop
+from execir.train.embedder_prompts import model_prompts, task_query_prompt
 from execir.train.embedder_rows import Row, RowCounts, build_rows, rows_digest
 from execir.train.loop import LoopPlan
 from execir.train.model import MODEL_INFO, BaseIdentity, is_complete, local_weights_sha256, read_info, require_training_stack
@@ -87,13 +88,20 @@ class EmbedderResult:
     soup_seeds: tuple[int, ...] = ()
 
 
-def seed_rows(folders: Sequence[Folder], seed: int, negatives: int) -> tuple[list[Row], RowCounts]:
+def seed_rows(folders: Sequence[Folder], seed: int, settings: EmbedderSettings) -> tuple[list[Row], RowCounts]:
     """Every folder's training rows for ``seed``, concatenated in folder order (easy negatives of
     rows without hard ones come from the same folder's training problems)."""
     rows: list[Row] = []
     counts = RowCounts()
     for folder in folders:
-        folder_rows, folder_counts = build_rows(folder.train, seed=seed, negatives=negatives, pool=EasyPool(folder.train, folder.train.problems))
+        folder_rows, folder_counts = build_rows(
+            folder.train,
+            seed=seed,
+            negatives=settings.negatives,
+            pool=EasyPool(folder.train, folder.train.problems),
+            anchor_prompt=task_query_prompt(folder.task, settings.prompts),
+            self_positive=settings.self_positives,
+        )
         rows += folder_rows
         counts = counts + folder_counts
     return rows, counts
@@ -189,7 +197,7 @@ def train_embedder(config: EmbedderRunConfig, *, stop_after: int | None = None) 
     if souped:
         _write_soup([r.path for r in runs], final, {**_provenance(config, folders, identity), "kind": "soup", "soup": config.soup, "seeds": list(config.seeds)})
     link_model(final, config.out / FINAL)
-    devs = [f.dev for f in folders if f.dev is not None and f.dev.queries]
+    devs = [(f.dev, task_query_prompt(f.task, config.settings.prompts)) for f in folders if f.dev is not None and f.dev.queries]
     evaluated = [*(r.path for r in runs), *([final] if souped else [])]
     dev = {path.name: evaluate_embedder(path, devs, device=runtime["device"], batch_size=config.eval_batch_size) for path in evaluated} if devs else {}
     result = EmbedderResult(
@@ -204,6 +212,7 @@ def _provenance(config: EmbedderRunConfig, folders: Sequence[Folder], identity: 
         "toolkit": {"name": "execir", "version": __version__},
         "model_type": MODEL_KIND,
         "base": identity.to_json() if identity else {"model": config.settings.base},
+        "prompts": model_prompts((f.task for f in folders), config.settings.prompts),
         "settings": config.settings.to_json(),
         "split": config.split,
         "datasets": [{"path": str(f.path), "name": f.name, "manifest_sha256": f.manifest_sha256} for f in folders],
@@ -215,7 +224,7 @@ def _train_seed(
 ) -> tuple[EmbedderSeedRun | None, BaseIdentity]:
     """Train (or, when already saved, read back) one seed's model; None when stopped early."""
     settings = config.settings
-    rows, counts = seed_rows(folders, seed, settings.negatives)
+    rows, counts = seed_rows(folders, seed, settings)
     if not rows:
         raise ExecIRError(f"no training rows in split '{config.split}' ({counts.queries} queries, {counts.queries_without_positive} without a positive)")
     path, seed_print = config.out / f"seed-{seed}", fingerprint(settings, seed, rows)
@@ -248,13 +257,13 @@ def _write_soup(paths: Sequence[Path], out: Path, info: dict[str, Any]) -> None:
     save_embedder(models[0], out, info)
 
 
-def dense_run(model: Any, source: PairSource, *, batch_size: int, depth: int = DEV_DEPTH) -> dict[str, dict[str, float]]:
+def dense_run(model: Any, source: PairSource, *, batch_size: int, depth: int = DEV_DEPTH, query_prompt: str = "") -> dict[str, dict[str, float]]:
     """Each query's ``depth`` best documents of the split's corpus by cosine similarity (never the query's own id)."""
     import numpy as np
 
     queries, docs = sorted(source.queries), sorted(source.corpus)
     encode = {"batch_size": batch_size, "normalize_embeddings": True, "convert_to_numpy": True, "show_progress_bar": False}
-    q = model.encode([source.queries[i] for i in queries], **encode)
+    q = model.encode([query_prompt + source.queries[i] for i in queries], **encode)
     d = model.encode([source.corpus[i] for i in docs], **encode)
     scores = np.asarray(q) @ np.asarray(d).T
     run: dict[str, dict[str, float]] = {}
@@ -265,15 +274,15 @@ def dense_run(model: Any, source: PairSource, *, batch_size: int, depth: int = D
     return run
 
 
-def evaluate_embedder(path: Path, devs: Sequence[PairSource], *, device: str | None, batch_size: int) -> list[DevMetrics]:
+def evaluate_embedder(path: Path, devs: Sequence[tuple[PairSource, str]], *, device: str | None, batch_size: int) -> list[DevMetrics]:
     """Load ``path`` as a SentenceTransformer and compute exec@1, exec@10, nDCG@10 on every dev folder
-    (dense retrieval over the split's corpus)."""
+    (dense retrieval over the split's corpus, each folder's queries under its query prompt)."""
     from sentence_transformers import SentenceTransformer
 
     model = SentenceTransformer(str(path), device=device)
     results = []
-    for dev in devs:
-        run = dense_run(model, dev, batch_size=batch_size)
+    for dev, query_prompt in devs:
+        run = dense_run(model, dev, batch_size=batch_size, query_prompt=query_prompt)
         qrels = {q: dev.qrels.get(q, {}) for q in dev.queries}
         results.append(DevMetrics(dev.folder, len(qrels), len(dev.corpus), mean_metrics(qrels, run)))
     return results

@@ -12,13 +12,16 @@ from execir.train.commands import init_seed_arg, lora_targets
 from execir.train.config import FULL_LR, LORA_LR, LoraSettings
 from execir.train.embedder import EmbedderResult, train_embedder
 from execir.train.embedder_config import EMBEDDER_BATCH, EMBEDDER_LOSSES, EMBEDDER_NEGATIVES, EMBEDDER_SOUPS, EmbedderRunConfig, EmbedderSettings
+from execir.train.embedder_prompts import PROMPT_MODES
 from execir.train.pipeline import FINAL, TRAINING_JSON
 
 EPILOG = """Rows (one per training query and positive): anchor = the query (a description for text-to-code, a
 program for code-to-text and code-to-code), positive = a passing program or rewrite (code-to-text: the true
 description), negative_1..N = N verified-failing documents of the same problem (mutants, human bugs, failing
 candidates, counterfactual descriptions): a seeded sample, repeated when the problem has fewer than N; a query
-with none gets N documents of other training problems. Batches never hold two rows that share a problem, so no
+with none gets N documents of other training problems. A code-to-code anchor's own program is one more positive
+(--no-self-positives: not), and code queries carry their direction's query prompt (--prompts task), declared in the
+saved model so execir eval and rerankers' first stages encode queries the same way. Batches never hold two rows that share a problem, so no
 in-batch negative is a correct program of the anchor's problem. Loss: sentence-transformers'
 MultipleNegativesRankingLoss (mnrl) or its GradCache variant (cached-mnrl): each anchor against its positive, its
 own negatives and every other row's positive and negatives.
@@ -66,6 +69,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--loss", default="mnrl", choices=EMBEDDER_LOSSES, help="mnrl: MultipleNegativesRankingLoss; cached-mnrl: its GradCache variant (default: mnrl)"
     )
     parser.add_argument("--negatives", type=int, default=EMBEDDER_NEGATIVES, help=f"explicit negative columns per row (default: {EMBEDDER_NEGATIVES})")
+    parser.add_argument(
+        "--prompts",
+        default="task",
+        choices=PROMPT_MODES,
+        help="task: code queries (code-to-code, code-to-text) carry their direction's query prompt in training and, declared in "
+        "the model's execir.json, in every later retrieval; none: every text bare (default: task)",
+    )
+    parser.add_argument(
+        "--no-self-positives",
+        dest="self_positives",
+        action="store_false",
+        help="do not add the code-to-code anchor's own program as a positive (by default it is one, so the model cannot learn 'unlike the query')",
+    )
     parser.add_argument("--epochs", type=int, default=1, help="epochs (default: 1)")
     parser.add_argument("--batch-size", type=int, default=EMBEDDER_BATCH, help=f"rows per update (default: {EMBEDDER_BATCH})")
     parser.add_argument("--mini-batch-size", type=int, default=8, help="texts per GradCache pass with cached-mnrl (default: 8)")
@@ -107,6 +123,8 @@ def embedder_config_from_args(args: argparse.Namespace) -> EmbedderRunConfig:
         loss=args.loss,
         scale=args.scale,
         mini_batch_size=args.mini_batch_size,
+        prompts=args.prompts,
+        self_positives=args.self_positives,
         init_seed=args.init_seed,
     )
     return EmbedderRunConfig(
@@ -131,7 +149,8 @@ def format_embedder_result(result: EmbedderResult) -> str:
     c = result.counts
     lines = [
         f"rows: {c.rows} ({c.queries} queries, {c.queries_without_positive} without a positive; negatives: {c.hard} hard, "
-        f"{c.padded} repeated hard, {c.easy} from other problems in {c.rows_without_hard} rows without a hard negative)"
+        f"{c.padded} repeated hard, {c.easy} from other problems in {c.rows_without_hard} rows without a hard negative; "
+        f"{c.self_positives} rows with the anchor's own program as positive)"
     ]
     lines += [f"seed {r.seed}: {r.steps} updates, {sum(r.epoch_seconds):.1f} s, peak memory {r.peak_rss_mb} MiB" for r in result.seeds]
     for name, metrics in result.dev.items():

@@ -38,6 +38,10 @@ class EmbedderSettings:
     """MultipleNegativesRankingLoss's inverse temperature on cosine similarities."""
     mini_batch_size: int = 8
     """Texts per GradCache forward pass (``cached-mnrl`` only)."""
+    prompts: Literal["task", "none"] = "task"
+    """``task``: code queries carry their direction's query prompt (:mod:`execir.train.embedder_prompts`)."""
+    self_positives: bool = True
+    """A code-to-code anchor's own program (it passes: it is the task's canonical) is one more positive."""
     init_seed: int = 0
     """Seed of the LoRA adapters (the same for every training seed, so the soup averages models from one start)."""
 
@@ -55,6 +59,8 @@ class EmbedderSettings:
             raise ExecIRError(f"--loss must be one of {', '.join(EMBEDDER_LOSSES)}, got '{self.loss}'")
         if not 0 <= self.warmup_ratio < 1:
             raise ExecIRError(f"warmup ratio must be in [0, 1), got {self.warmup_ratio}")
+        if self.prompts not in ("task", "none"):
+            raise ExecIRError(f"--prompts must be 'task' or 'none', got '{self.prompts}'")
         if not self.scale > 0:
             raise ExecIRError(f"--scale must be positive, got {self.scale}")
 

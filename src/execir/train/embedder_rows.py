@@ -13,6 +13,13 @@ same number of negative columns in every row:
 * none: ``n`` seeded documents of *other training problems* (easy negatives), so the row still
   trains; ``rows_without_hard`` counts these rows. They never come from a dev or test problem.
 
+Two options change the rows of code queries (:class:`~execir.train.embedder_config.EmbedderSettings`):
+``anchor_prompt`` is put before every anchor (the task's query prompt), and ``self_positive`` makes
+a code-to-code anchor's own program (the document with the query's id: the canonical, which passes)
+one more positive against the same negatives. Code-to-code folders exclude that document from
+every ranking, and every hard negative of the anchor is a single edit of it, so without these rows a
+prompted model can learn "unlike the query" instead of "does what the query does".
+
 Every row records the problems of all its texts. The batch guard
 (:func:`problem_disjoint_batches`) never puts two rows whose problem sets meet into one batch, so
 no in-batch negative (another row's positive or negatives) is a correct program of the anchor's
@@ -64,6 +71,8 @@ class RowCounts:
     """Negative slots filled by other training problems' documents (rows without any grade-1 document)."""
     rows_without_hard: int = 0
     queries_without_positive: int = 0
+    self_positives: int = 0
+    """Rows whose positive is the code-to-code anchor's own program."""
 
     def __add__(self, other: RowCounts) -> RowCounts:
         return RowCounts(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)})
@@ -87,7 +96,16 @@ def row_negatives(source: PairSource, pool: EasyPool, seed: int, query_id: str, 
     return [d for d in easy if d is not None], "easy"
 
 
-def build_rows(source: PairSource, *, seed: int, negatives: int, pool: EasyPool | None = None) -> tuple[list[Row], RowCounts]:
+def own_program(source: PairSource, query_id: str) -> bool:
+    """True when a code-to-code query's own program is a document of its problem."""
+    code_to_code = source.query_first and not source.query_is_text
+    problem = source.query_problem[query_id]
+    return code_to_code and query_id in source.corpus and source.doc_problem.get(query_id) == problem
+
+
+def build_rows(
+    source: PairSource, *, seed: int, negatives: int, pool: EasyPool | None = None, anchor_prompt: str = "", self_positive: bool = False
+) -> tuple[list[Row], RowCounts]:
     """The training rows of one folder's split (recipe in the module docstring) and their counts;
     ``pool`` (default: this split's problems) supplies the easy negatives of rows without hard ones."""
     pool = pool or EasyPool(source, source.problems)
@@ -95,6 +113,8 @@ def build_rows(source: PairSource, *, seed: int, negatives: int, pool: EasyPool 
     counts = RowCounts()
     for query_id in sorted(source.queries):
         positives, hard = judged_docs(source, query_id)
+        if positives and self_positive and own_program(source, query_id):
+            positives = [query_id, *positives]
         if not positives:
             counts = counts + RowCounts(queries=1, queries_without_positive=1)
             continue
@@ -103,10 +123,11 @@ def build_rows(source: PairSource, *, seed: int, negatives: int, pool: EasyPool 
             negative_ids, how = row_negatives(source, pool, seed, query_id, positive, hard, negatives)
             if len(negative_ids) < negatives:
                 continue  # no other training problem to draw an easy negative from
-            rows.append(_row(source, query_id, positive, negative_ids))
+            rows.append(_row(source, query_id, positive, negative_ids, anchor_prompt))
             distinct = len(set(negative_ids))
             query_counts = query_counts + RowCounts(
                 rows=1,
+                self_positives=int(positive == query_id),
                 hard=distinct if how != "easy" else 0,
                 padded=negatives - distinct if how == "padded" else 0,
                 easy=negatives if how == "easy" else 0,
@@ -116,11 +137,11 @@ def build_rows(source: PairSource, *, seed: int, negatives: int, pool: EasyPool 
     return rows, counts
 
 
-def _row(source: PairSource, query_id: str, positive: str, negative_ids: Sequence[str]) -> Row:
+def _row(source: PairSource, query_id: str, positive: str, negative_ids: Sequence[str], anchor_prompt: str) -> Row:
     docs = (positive, *negative_ids)
     problems = frozenset({source.query_problem[query_id], *(source.doc_problem[d] for d in docs)})
     return Row(
-        anchor=source.queries[query_id],
+        anchor=anchor_prompt + source.queries[query_id],
         positive=source.corpus[positive],
         negatives=tuple(source.corpus[d] for d in negative_ids),
         query_id=query_id,
