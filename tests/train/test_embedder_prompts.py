@@ -55,9 +55,7 @@ def test_a_folder_without_declared_prompts_keeps_the_family_profile(tmp_path: Pa
     assert SentenceTransformerEncoder(str(e5)).cache_key("query")["prompt"] == "query: "
 
 
-@pytest.mark.parametrize(
-    ("prompts", "field"), [(["c2c"], "'prompts'"), ({"c2c": "Find: "}, "'prompts.c2c'"), ({"c2c": {"query": 3}}, "'prompts.c2c'")]
-)
+@pytest.mark.parametrize(("prompts", "field"), [(["c2c"], "'prompts'"), ({"c2c": "Find: "}, "'prompts.c2c'"), ({"c2c": {"query": 3}}, "'prompts.c2c'")])
 def test_a_malformed_declaration_names_the_file_and_field(tmp_path: Path, prompts: object, field: str) -> None:
     folder = _folder(tmp_path, {"prompts": prompts})
     with pytest.raises(ExecIRError, match=field) as info:
