@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -176,3 +177,28 @@ def test_code_to_code_training_declares_its_query_prompt_and_adds_own_programs(i
     train_embedder(bare)
     assert json.loads((tmp_path / "bare" / "model" / "execir.json").read_text())["prompts"] == {}
     assert json.loads((tmp_path / "bare" / "training.json").read_text())["rows"]["self_positives"] == 0
+
+
+def test_mteb_encodes_queries_with_the_declared_prompt(inputs: tuple[Path, Path], tmp_path: Path) -> None:
+    mteb = pytest.importorskip("mteb")
+
+    from execir.interop import mteb_model, mteb_task
+    from execir.retrieve.prompts import TRAINED_QUERY_PROMPTS
+
+    train_embedder(_config(inputs, tmp_path / "out", tasks=("c2c",), dev_split=None))
+    c2c, t2c = mteb_task(inputs[0] / "c2c", split="test"), mteb_task(inputs[0] / "t2c-description", split="test")
+    queries = {name: set(task._folder.beir()[1].values()) for name, task in (("c2c", c2c), ("t2c", t2c))}
+    model = mteb_model(tmp_path / "out" / "model", device="cpu")
+    seen: list[tuple[str | None, str]] = []
+    encode = model.model.encode
+
+    def spy(inputs: Any, **kwargs: Any) -> Any:
+        seen.extend((kwargs.get("prompt"), str(t)) for t in inputs)
+        return encode(inputs, **kwargs)
+
+    model.model.encode = spy
+    scores = mteb.evaluate(model, tasks=[c2c, t2c], cache=mteb.ResultCache(tmp_path / "cache"), show_progress_bar=False)
+    prompted = {text for prompt, text in seen if prompt == TRAINED_QUERY_PROMPTS["c2c"]}
+    assert queries["c2c"] and prompted == queries["c2c"]  # every code query prompted; its own program also encoded bare
+    assert {prompt or None for prompt, _ in seen} == {None, TRAINED_QUERY_PROMPTS["c2c"]}
+    assert not prompted & queries["t2c"] and all(0.0 <= r.scores["test"][0]["ndcg_at_10"] <= 1.0 for r in scores.task_results)

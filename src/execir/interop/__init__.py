@@ -7,7 +7,8 @@ and Hugging Face ``datasets`` (see ``docs/interop.md``).
 * :func:`strict_qrels`: ExecIR's graded qrels as the binary qrels other tools need (grade 1 -> 0).
 * :data:`TOOL_NAMES` / :func:`tool_name`: each ExecIR measure's name in each tool.
 * :func:`beir_load`: a folder as BEIR's ``(corpus, queries, qrels)``, strict relevance by default.
-* :func:`mteb_task`: a folder as an MTEB retrieval task (``mteb.evaluate(model, tasks=[mteb_task(folder)])``).
+* :func:`mteb_task`: a folder as an MTEB retrieval task (``mteb.evaluate(model, tasks=[mteb_task(folder)])``);
+  :func:`mteb_model`: a trained folder as an MTEB encoder that puts its declared prompts on those tasks' queries.
 * :func:`export_mteb_results`: an evaluation's ``results.json`` as MTEB result files.
 * :func:`export_pairs`: a built dataset's verified documents as DPO/KTO/reward rows (TRL's column
   names) or sentence-transformers triplets, one file per problem-disjoint split.
@@ -15,6 +16,7 @@ and Hugging Face ``datasets`` (see ``docs/interop.md``).
 
 from execir.interop.beir_load import beir_load
 from execir.interop.mteb_export import export_mteb_results
+from execir.interop.mteb_model import mteb_model
 from execir.interop.mteb_task import mteb_task
 from execir.interop.names import TOOL_NAMES, TOOLS, tool_name
 from execir.interop.pair_rows import PairOptions
@@ -30,6 +32,7 @@ __all__ = [
     "beir_load",
     "export_mteb_results",
     "export_pairs",
+    "mteb_model",
     "mteb_task",
     "raw_scores_text",
     "strict_qrels",
