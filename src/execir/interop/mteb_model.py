@@ -62,7 +62,7 @@ def _wrapper_class() -> type:
     except ImportError as exc:
         raise MissingDependencyError("mteb is not installed (pip install 'execir[interop]')") from exc
 
-    class DeclaredPromptsWrapper(SentenceTransformerEncoderWrapper):  # type: ignore[misc]
+    class DeclaredPromptsWrapper(SentenceTransformerEncoderWrapper):
         """MTEB's SentenceTransformer wrapper, with each task's prompts taken from ``declared``."""
 
         declared: ModelProfile | None = None
