@@ -4,6 +4,13 @@ folders (by default the same build's test split: no test problem was trained on)
 exec@1, exec@10 and nDCG@10 of both with bootstrap CIs, the paired Δ with its CI, McNemar on exec@1,
 the density ablation (0..4 mutants per task) and the training time and peak memory per seed.
 
+On code-to-code folders it also prints the own-program check. A c2c query is a passing program, its
+hard negatives are single edits of it, and its own document is left out of every ranking, so a model
+can gain exec@1 by learning "unlike the query" instead of "does what the query does". The check
+scores each query's own program (correct, identical) against its verified-failing mutants: the share
+of queries whose own program scores above every mutant. A model that understood the task keeps it
+near 1; one that learned the shortcut drives it down.
+
     python benchmarks/bench_train_embedder.py --train-data data/he --task t2c-description --work runs/emb-he
     python benchmarks/bench_train_embedder.py --train-data data/he --task t2c-description --task t2c-full \\
         --task t2c-search --work runs/emb-he-t2c --threads 1 \\
@@ -102,6 +109,45 @@ def training_rows(training: Mapping[str, Any]) -> list[str]:
     ]
 
 
+def own_program_check(folder: Path, split: str, model: str) -> tuple[int, float]:
+    """(queries, share whose own program scores above every one of its mutants) for a c2c ``folder``'s
+    ``split`` under ``model`` (a sentence-transformers folder or hub id), queries under its declared prompt."""
+    import numpy as np
+    from sentence_transformers import SentenceTransformer
+
+    from execir.dataset import get_spec
+    from execir.dataset.read import load_dataset
+    from execir.retrieve.prompts import trained_profile
+
+    dataset = load_dataset(folder, split)
+    profile = trained_profile(model)
+    prompt = profile.prompt("query", get_spec("c2c")) if profile else ""
+    encoder = SentenceTransformer(model, device="cpu")
+    above, total = 0, 0
+    for query_id, judged in sorted(dataset.qrels.items()):
+        mutants = sorted(d for d, grade in judged.items() if grade == 1)
+        if query_id not in dataset.corpus or not mutants:
+            continue
+        query = encoder.encode([prompt + dataset.queries[query_id]], normalize_embeddings=True)
+        docs = encoder.encode([dataset.corpus[d] for d in (query_id, *mutants)], normalize_embeddings=True)
+        scores = np.asarray(docs) @ np.asarray(query).T
+        above += int(scores[0, 0] > scores[1:, 0].max())
+        total += 1
+    return total, above / total if total else float("nan")
+
+
+def own_program_rows(data: str, split: str, models: Mapping[str, str]) -> list[str]:
+    """The own-program check of each model on every c2c folder of ``data``."""
+    root = Path(data)
+    folders = [root] if root.name == "c2c" else [root / "c2c"] if (root / "c2c").is_dir() else []
+    rows = []
+    for folder in folders:
+        for name, model in models.items():
+            total, share = own_program_check(folder, split, model)
+            rows.append(f"| {folder.name} | {name} | {total} | {share:.3f} |")
+    return rows
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--train-data", type=Path, required=True, help="a build (or folder) whose training split trains the model")
@@ -149,6 +195,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             density += density_rows(folder, [n for pair in pairs for n in pair])
         print("\n| folder | system | exec@1 by mutants kept per task |\n|---|---|---|")
         print("\n".join(density))
+        own = own_program_rows(data, split, {"base": training["base"]["model"], "trained": str(model / "model")})
+        if own:
+            print("\n| folder | model | queries | own program above every mutant |\n|---|---|---|---|")
+            print("\n".join(own))
     return 0
 
 
