@@ -101,6 +101,7 @@ def seed_rows(folders: Sequence[Folder], seed: int, settings: EmbedderSettings) 
             pool=EasyPool(folder.train, folder.train.problems),
             anchor_prompt=task_query_prompt(folder.task, settings.prompts),
             self_positive=settings.self_positives,
+            mirror=settings.mirror_rows,
         )
         rows += folder_rows
         counts = counts + folder_counts

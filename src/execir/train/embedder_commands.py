@@ -82,6 +82,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_false",
         help="do not add the code-to-code anchor's own program as a positive (by default it is one, so the model cannot learn 'unlike the query')",
     )
+    parser.add_argument(
+        "--mirror-rows",
+        action="store_true",
+        help="also train each passing rewrite of a code-to-code query as an anchor whose positive is the query's own program",
+    )
     parser.add_argument("--epochs", type=int, default=1, help="epochs (default: 1)")
     parser.add_argument("--batch-size", type=int, default=EMBEDDER_BATCH, help=f"rows per update (default: {EMBEDDER_BATCH})")
     parser.add_argument("--mini-batch-size", type=int, default=8, help="texts per GradCache pass with cached-mnrl (default: 8)")
@@ -125,6 +130,7 @@ def embedder_config_from_args(args: argparse.Namespace) -> EmbedderRunConfig:
         mini_batch_size=args.mini_batch_size,
         prompts=args.prompts,
         self_positives=args.self_positives,
+        mirror_rows=args.mirror_rows,
         init_seed=args.init_seed,
     )
     return EmbedderRunConfig(
@@ -150,7 +156,7 @@ def format_embedder_result(result: EmbedderResult) -> str:
     lines = [
         f"rows: {c.rows} ({c.queries} queries, {c.queries_without_positive} without a positive; negatives: {c.hard} hard, "
         f"{c.padded} repeated hard, {c.easy} from other problems in {c.rows_without_hard} rows without a hard negative; "
-        f"{c.self_positives} rows with the anchor's own program as positive)"
+        f"{c.self_positives} rows with the anchor's own program as positive, {c.mirrored} mirrored from a rewrite)"
     ]
     lines += [f"seed {r.seed}: {r.steps} updates, {sum(r.epoch_seconds):.1f} s, peak memory {r.peak_rss_mb} MiB" for r in result.seeds]
     for name, metrics in result.dev.items():

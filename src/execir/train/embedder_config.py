@@ -42,6 +42,8 @@ class EmbedderSettings:
     """``task``: code queries carry their direction's query prompt (:mod:`execir.train.embedder_prompts`)."""
     self_positives: bool = True
     """A code-to-code anchor's own program (it passes: it is the task's canonical) is one more positive."""
+    mirror_rows: bool = False
+    """Each passing rewrite of a code-to-code query is also an anchor whose positive is the query's own program."""
     init_seed: int = 0
     """Seed of the LoRA adapters (the same for every training seed, so the soup averages models from one start)."""
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 from execir.train.pairs import EasyPool, PairSource, judged_docs, seeded_key
 
@@ -50,6 +50,8 @@ class Row:
     folder: str
     problems: frozenset[str]
     """The problems of the anchor, the positive and every negative."""
+    anchor_id: str = ""
+    """The document whose text is the anchor (a mirrored row); empty when the anchor is the query."""
 
     @property
     def texts(self) -> tuple[str, ...]:
@@ -73,6 +75,8 @@ class RowCounts:
     queries_without_positive: int = 0
     self_positives: int = 0
     """Rows whose positive is the code-to-code anchor's own program."""
+    mirrored: int = 0
+    """Rows whose anchor is a passing rewrite and whose positive is the code-to-code query's own program."""
 
     def __add__(self, other: RowCounts) -> RowCounts:
         return RowCounts(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)})
@@ -104,7 +108,14 @@ def own_program(source: PairSource, query_id: str) -> bool:
 
 
 def build_rows(
-    source: PairSource, *, seed: int, negatives: int, pool: EasyPool | None = None, anchor_prompt: str = "", self_positive: bool = False
+    source: PairSource,
+    *,
+    seed: int,
+    negatives: int,
+    pool: EasyPool | None = None,
+    anchor_prompt: str = "",
+    self_positive: bool = False,
+    mirror: bool = False,
 ) -> tuple[list[Row], RowCounts]:
     """The training rows of one folder's split (recipe in the module docstring) and their counts;
     ``pool`` (default: this split's problems) supplies the easy negatives of rows without hard ones."""
@@ -113,21 +124,28 @@ def build_rows(
     counts = RowCounts()
     for query_id in sorted(source.queries):
         positives, hard = judged_docs(source, query_id)
-        if positives and self_positive and own_program(source, query_id):
+        own = own_program(source, query_id)
+        if positives and self_positive and own:
             positives = [query_id, *positives]
         if not positives:
             counts = counts + RowCounts(queries=1, queries_without_positive=1)
             continue
         query_counts = RowCounts(queries=1)
-        for positive in positives:
-            negative_ids, how = row_negatives(source, pool, seed, query_id, positive, hard, negatives)
+        # (anchor document, positive): the query itself (""), then each passing rewrite mirrored onto the query's own program
+        plan = [("", positive) for positive in positives]
+        plan += [(rewrite, query_id) for rewrite in positives if mirror and own and rewrite != query_id]
+        for anchor_id, positive in plan:
+            key = f"{anchor_id}>{positive}" if anchor_id else positive
+            negative_ids, how = row_negatives(source, pool, seed, query_id, key, hard, negatives)
             if len(negative_ids) < negatives:
                 continue  # no other training problem to draw an easy negative from
-            rows.append(_row(source, query_id, positive, negative_ids, anchor_prompt))
+            row = _row(source, query_id, positive, negative_ids, anchor_prompt)
+            rows.append(replace(row, anchor=anchor_prompt + source.corpus[anchor_id], anchor_id=anchor_id) if anchor_id else row)
             distinct = len(set(negative_ids))
             query_counts = query_counts + RowCounts(
                 rows=1,
-                self_positives=int(positive == query_id),
+                self_positives=int(positive == query_id and not anchor_id),
+                mirrored=int(bool(anchor_id)),
                 hard=distinct if how != "easy" else 0,
                 padded=negatives - distinct if how == "padded" else 0,
                 easy=negatives if how == "easy" else 0,
@@ -181,5 +199,6 @@ def rows_digest(rows: Sequence[Row]) -> str:
     """sha256 of the rows' ids in order (part of a checkpoint's fingerprint)."""
     digest = hashlib.sha256()
     for row in rows:
-        digest.update("\t".join((row.folder, row.query_id, row.positive_id, *row.negative_ids)).encode() + b"\n")
+        mirrored = (f"anchor={row.anchor_id}",) if row.anchor_id else ()
+        digest.update("\t".join((row.folder, row.query_id, row.positive_id, *row.negative_ids, *mirrored)).encode() + b"\n")
     return digest.hexdigest()
