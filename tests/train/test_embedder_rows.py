@@ -9,7 +9,7 @@ import pytest
 
 from execir.train.embedder_config import EmbedderSettings
 from execir.train.embedder_loop import epoch_batches
-from execir.train.embedder_rows import Row, build_rows, problem_disjoint_batches
+from execir.train.embedder_rows import Row, build_rows, problem_disjoint_batches, rows_digest
 from execir.train.pairs import EasyPool
 from tests.train.helpers import source, write_build
 
@@ -113,3 +113,20 @@ def test_the_anchor_prompt_goes_before_every_anchor_and_nowhere_else(build: Path
     plain, _ = build_rows(train, seed=0, negatives=2)
     prompted, _ = build_rows(train, seed=0, negatives=2, anchor_prompt="Find: ")
     assert [replace(r, anchor="Find: " + r.anchor) for r in plain] == prompted
+
+
+def test_mirrored_rows_anchor_each_rewrite_on_the_querys_own_program(build: Path) -> None:
+    train = source(build, "c2c")
+    plain, _ = build_rows(train, seed=0, negatives=2, anchor_prompt="Find: ")
+    rows, counts = build_rows(train, seed=0, negatives=2, anchor_prompt="Find: ", mirror=True)
+    mirrored = [r for r in rows if r.anchor_id]
+    rewrites = sum(1 for q in train.queries for d, g in train.qrels[q].items() if g == 2 and d != q)
+    assert mirrored and counts.mirrored == len(mirrored) == rewrites and counts.self_positives == 0
+    assert [r for r in rows if not r.anchor_id] == plain
+    for row in mirrored:
+        assert train.qrels[row.query_id][row.anchor_id] == 2 and row.anchor == "Find: " + train.corpus[row.anchor_id]
+        assert row.positive_id == row.query_id and row.positive == train.corpus[row.query_id]
+        assert all(train.qrels[row.query_id][d] == 1 for d in row.negative_ids)
+    assert rows_digest(rows) != rows_digest([replace(r, anchor_id="") for r in rows])
+    t2c = source(build, "t2c-description")
+    assert build_rows(t2c, seed=0, negatives=2, mirror=True) == build_rows(t2c, seed=0, negatives=2)
