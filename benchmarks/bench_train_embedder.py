@@ -9,7 +9,9 @@ hard negatives are single edits of it, and its own document is left out of every
 can gain exec@1 by learning "unlike the query" instead of "does what the query does". The check
 scores each query's own program (correct, identical) against its verified-failing mutants: the share
 of queries whose own program scores above every mutant. A model that understood the task keeps it
-near 1; one that learned the shortcut drives it down.
+near 1; one that learned the shortcut drives it down. Its second half asks c2c without the shortcut:
+each passing rewrite as the query, the task's own program against the same mutants (now edits of
+the program sought, not of the query).
 
     python benchmarks/bench_train_embedder.py --train-data data/he --task t2c-description --work runs/emb-he
     python benchmarks/bench_train_embedder.py --train-data data/he --task t2c-description --task t2c-full \\
@@ -109,9 +111,12 @@ def training_rows(training: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def own_program_check(folder: Path, split: str, model: str) -> tuple[int, float]:
-    """(queries, share whose own program scores above every one of its mutants) for a c2c ``folder``'s
-    ``split`` under ``model`` (a sentence-transformers folder or hub id), queries under its declared prompt."""
+def own_program_check(folder: Path, split: str, model: str) -> tuple[int, float, int, float]:
+    """The own-program check of a c2c ``folder``'s ``split`` under ``model`` (a sentence-transformers
+    folder or hub id; queries under its declared prompt): (queries, share whose own program scores
+    above every one of its mutants, rewrites, share of passing rewrites as queries under which the
+    task's own program scores above every mutant). The second pair is c2c without the shortcut: the
+    mutants are edits of the program sought, not of the query."""
     import numpy as np
     from sentence_transformers import SentenceTransformer
 
@@ -123,17 +128,26 @@ def own_program_check(folder: Path, split: str, model: str) -> tuple[int, float]
     profile = trained_profile(model)
     prompt = profile.prompt("query", get_spec("c2c")) if profile else ""
     encoder = SentenceTransformer(model, device="cpu")
-    above, total = 0, 0
+
+    def above(queries: Sequence[str], program: str, mutants: Sequence[str]) -> int:
+        q = np.asarray(encoder.encode([prompt + t for t in queries], normalize_embeddings=True))
+        d = np.asarray(encoder.encode([program, *mutants], normalize_embeddings=True))
+        scores = d @ q.T
+        return int((scores[0] > scores[1:].max(axis=0)).sum())
+
+    own = own_total = mirrored = mirrored_total = 0
     for query_id, judged in sorted(dataset.qrels.items()):
-        mutants = sorted(d for d, grade in judged.items() if grade == 1)
+        mutants = [dataset.corpus[d] for d, grade in sorted(judged.items()) if grade == 1]
+        rewrites = [dataset.corpus[d] for d, grade in sorted(judged.items()) if grade == 2 and d != query_id]
         if query_id not in dataset.corpus or not mutants:
             continue
-        query = encoder.encode([prompt + dataset.queries[query_id]], normalize_embeddings=True)
-        docs = encoder.encode([dataset.corpus[d] for d in (query_id, *mutants)], normalize_embeddings=True)
-        scores = np.asarray(docs) @ np.asarray(query).T
-        above += int(scores[0, 0] > scores[1:, 0].max())
-        total += 1
-    return total, above / total if total else float("nan")
+        program = dataset.corpus[query_id]
+        own += above([dataset.queries[query_id]], program, mutants)
+        own_total += 1
+        if rewrites:
+            mirrored += above(rewrites, program, mutants)
+            mirrored_total += len(rewrites)
+    return own_total, own / own_total if own_total else float("nan"), mirrored_total, mirrored / mirrored_total if mirrored_total else float("nan")
 
 
 def own_program_rows(data: str, split: str, models: Mapping[str, str]) -> list[str]:
@@ -143,8 +157,8 @@ def own_program_rows(data: str, split: str, models: Mapping[str, str]) -> list[s
     rows = []
     for folder in folders:
         for name, model in models.items():
-            total, share = own_program_check(folder, split, model)
-            rows.append(f"| {folder.name} | {name} | {total} | {share:.3f} |")
+            queries, own, rewrites, mirrored = own_program_check(folder, split, model)
+            rows.append(f"| {folder.name} | {name} | {queries} | {own:.3f} | {rewrites} | {mirrored:.3f} |")
     return rows
 
 
@@ -197,7 +211,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\n".join(density))
         own = own_program_rows(data, split, {"base": training["base"]["model"], "trained": str(model / "model")})
         if own:
-            print("\n| folder | model | queries | own program above every mutant |\n|---|---|---|---|")
+            print(
+                "\n| folder | model | queries | own program above every mutant | rewrites as queries | own program above every mutant |"
+                "\n|---|---|---|---|---|---|"
+            )
             print("\n".join(own))
     return 0
 

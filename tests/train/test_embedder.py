@@ -167,14 +167,14 @@ def test_trained_folder_is_an_mteb_model(inputs: tuple[Path, Path], trained: Pat
 def test_code_to_code_training_declares_its_query_prompt_and_adds_own_programs(inputs: tuple[Path, Path], tmp_path: Path) -> None:
     from execir.retrieve.prompts import TRAINED_QUERY_PROMPTS
 
-    result = train_embedder(_config(inputs, tmp_path / "c2c", tasks=("t2c-description", "c2c"), dev_split="test"))
+    prompted = replace(_config(inputs, tmp_path).settings, prompts="task")
+    result = train_embedder(_config(inputs, tmp_path / "c2c", tasks=("t2c-description", "c2c"), dev_split="test", settings=prompted))
     info = json.loads((tmp_path / "c2c" / "model" / "execir.json").read_text())
     assert info["prompts"] == {"c2c": {"query": TRAINED_QUERY_PROMPTS["c2c"], "document": ""}}
     record = json.loads((tmp_path / "c2c" / "training.json").read_text())
     assert record["rows"]["self_positives"] > 0 and record["settings"]["prompts"] == "task" and record["settings"]["self_positives"]
     assert {m.folder for m in result.dev["seed-0"]} == {"t2c-description", "c2c"}
-    bare = _config(inputs, tmp_path / "bare", tasks=("c2c",), settings=replace(_config(inputs, tmp_path).settings, prompts="none", self_positives=False))
-    train_embedder(bare)
+    train_embedder(_config(inputs, tmp_path / "bare", tasks=("c2c",)))  # the default: no prompts, and so no own-program rows
     assert json.loads((tmp_path / "bare" / "model" / "execir.json").read_text())["prompts"] == {}
     assert json.loads((tmp_path / "bare" / "training.json").read_text())["rows"]["self_positives"] == 0
 
@@ -185,7 +185,7 @@ def test_mteb_encodes_queries_with_the_declared_prompt(inputs: tuple[Path, Path]
     from execir.interop import mteb_model, mteb_task
     from execir.retrieve.prompts import TRAINED_QUERY_PROMPTS
 
-    train_embedder(_config(inputs, tmp_path / "out", tasks=("c2c",), dev_split=None))
+    train_embedder(_config(inputs, tmp_path / "out", tasks=("c2c",), dev_split=None, settings=replace(_config(inputs, tmp_path).settings, prompts="task")))
     c2c, t2c = mteb_task(inputs[0] / "c2c", split="test"), mteb_task(inputs[0] / "t2c-description", split="test")
     queries = {name: set(task._folder.beir()[1].values()) for name, task in (("c2c", c2c), ("t2c", t2c))}
     model = mteb_model(tmp_path / "out" / "model", device="cpu")

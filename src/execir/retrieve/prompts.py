@@ -80,7 +80,8 @@ TRAINED_QUERY_PROMPTS: dict[str, str] = {"c2c": JINA_PREFIXES["code2code"][0], "
 """The query prompt ``train-embedder --prompts task`` gives each code-query direction. A bare encoder
 embeds a program the same way as query and as document, so a near-identical failing clone of the
 query scores almost 1 whatever the training; a query prompt lets the model embed the query for
-its task. Text queries and every document stay bare, so text-to-code rows train as before."""
+its task, and so also lets it learn "unlike the query" (measured in the README). Text queries and
+every document stay bare, so text-to-code rows train as before."""
 
 MODEL_FILE = "execir.json"
 """The file beside a trained model's weights that declares its prompts (``"prompts"``)."""

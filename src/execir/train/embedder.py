@@ -94,13 +94,14 @@ def seed_rows(folders: Sequence[Folder], seed: int, settings: EmbedderSettings) 
     rows: list[Row] = []
     counts = RowCounts()
     for folder in folders:
+        prompt = task_query_prompt(folder.task, settings.prompts)
         folder_rows, folder_counts = build_rows(
             folder.train,
             seed=seed,
             negatives=settings.negatives,
             pool=EasyPool(folder.train, folder.train.problems),
-            anchor_prompt=task_query_prompt(folder.task, settings.prompts),
-            self_positive=settings.self_positives,
+            anchor_prompt=prompt,
+            self_positive=settings.self_positives and bool(prompt),  # a bare query is its own program's nearest text already
             mirror=settings.mirror_rows,
         )
         rows += folder_rows

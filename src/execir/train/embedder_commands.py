@@ -19,9 +19,9 @@ EPILOG = """Rows (one per training query and positive): anchor = the query (a de
 program for code-to-text and code-to-code), positive = a passing program or rewrite (code-to-text: the true
 description), negative_1..N = N verified-failing documents of the same problem (mutants, human bugs, failing
 candidates, counterfactual descriptions): a seeded sample, repeated when the problem has fewer than N; a query
-with none gets N documents of other training problems. A code-to-code anchor's own program is one more positive
-(--no-self-positives: not), and code queries carry their direction's query prompt (--prompts task), declared in the
-saved model so execir eval and rerankers' first stages encode queries the same way. Batches never hold two rows that share a problem, so no
+with none gets N documents of other training problems. With --prompts task, code queries carry their direction's
+query prompt, declared in the saved model so execir eval, rerankers' first stages and execir.interop.mteb_model encode
+queries the same way, and a code-to-code anchor's own program is one more positive (--no-self-positives: not). Batches never hold two rows that share a problem, so no
 in-batch negative is a correct program of the anchor's problem. Loss: sentence-transformers'
 MultipleNegativesRankingLoss (mnrl) or its GradCache variant (cached-mnrl): each anchor against its positive, its
 own negatives and every other row's positive and negatives.
@@ -71,16 +71,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--negatives", type=int, default=EMBEDDER_NEGATIVES, help=f"explicit negative columns per row (default: {EMBEDDER_NEGATIVES})")
     parser.add_argument(
         "--prompts",
-        default="task",
+        default="none",
         choices=PROMPT_MODES,
         help="task: code queries (code-to-code, code-to-text) carry their direction's query prompt in training and, declared in "
-        "the model's execir.json, in every later retrieval; none: every text bare (default: task)",
+        "the model's execir.json, in every later retrieval; none: every text bare (default: none; on HumanEval a prompted "
+        "code-to-code model learned 'unlike the query', which the README's own-program check shows)",
     )
     parser.add_argument(
         "--no-self-positives",
         dest="self_positives",
         action="store_false",
-        help="do not add the code-to-code anchor's own program as a positive (by default it is one, so the model cannot learn 'unlike the query')",
+        help="with --prompts task, do not add the code-to-code anchor's own program as a positive (by default it is one, against learning 'unlike the query')",
     )
     parser.add_argument(
         "--mirror-rows",

@@ -38,10 +38,10 @@ class EmbedderSettings:
     """MultipleNegativesRankingLoss's inverse temperature on cosine similarities."""
     mini_batch_size: int = 8
     """Texts per GradCache forward pass (``cached-mnrl`` only)."""
-    prompts: Literal["task", "none"] = "task"
+    prompts: Literal["task", "none"] = "none"
     """``task``: code queries carry their direction's query prompt (:mod:`execir.train.embedder_prompts`)."""
     self_positives: bool = True
-    """A code-to-code anchor's own program (it passes: it is the task's canonical) is one more positive."""
+    """Under a query prompt, a code-to-code anchor's own program (it passes: it is the task's canonical) is one more positive."""
     mirror_rows: bool = False
     """Each passing rewrite of a code-to-code query is also an anchor whose positive is the query's own program."""
     init_seed: int = 0
