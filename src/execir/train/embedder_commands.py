@@ -21,8 +21,9 @@ description), negative_1..N = N verified-failing documents of the same problem (
 candidates, counterfactual descriptions): a seeded sample, repeated when the problem has fewer than N; a query
 with none gets N documents of other training problems. With --prompts task, code queries carry their direction's
 query prompt, declared in the saved model so execir eval, rerankers' first stages and execir.interop.mteb_model encode
-queries the same way, and a code-to-code anchor's own program is one more positive (--no-self-positives: not). Batches never hold two rows that share a problem, so no
-in-batch negative is a correct program of the anchor's problem. Loss: sentence-transformers'
+queries the same way, and a code-to-code anchor's own program is one more positive (--no-self-positives: not).
+Batches never hold two rows that share a problem, so no in-batch negative is a correct program of the anchor's
+problem. Loss: sentence-transformers'
 MultipleNegativesRankingLoss (mnrl) or its GradCache variant (cached-mnrl): each anchor against its positive, its
 own negatives and every other row's positive and negatives.
 
