@@ -111,11 +111,11 @@ def training_rows(training: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def own_program_check(folder: Path, split: str, model: str) -> tuple[int, float, int, float]:
+def own_program_check(folder: Path, split: str, model: str) -> tuple[list[bool], list[bool]]:
     """The own-program check of a c2c ``folder``'s ``split`` under ``model`` (a sentence-transformers
-    folder or hub id; queries under its declared prompt): (queries, share whose own program scores
-    above every one of its mutants, rewrites, share of passing rewrites as queries under which the
-    task's own program scores above every mutant). The second pair is c2c without the shortcut: the
+    folder or hub id; queries under its declared prompt), as two lists of outcomes: per query, whether
+    its own program scores above every one of its mutants; per passing rewrite as the query, whether
+    the task's own program scores above every mutant. The second is c2c without the shortcut: the
     mutants are edits of the program sought, not of the query."""
     import numpy as np
     from sentence_transformers import SentenceTransformer
@@ -129,13 +129,14 @@ def own_program_check(folder: Path, split: str, model: str) -> tuple[int, float,
     prompt = profile.prompt("query", get_spec("c2c")) if profile else ""
     encoder = SentenceTransformer(model, device="cpu")
 
-    def above(queries: Sequence[str], program: str, mutants: Sequence[str]) -> int:
+    def above(queries: Sequence[str], program: str, mutants: Sequence[str]) -> list[bool]:
         q = np.asarray(encoder.encode([prompt + t for t in queries], normalize_embeddings=True))
         d = np.asarray(encoder.encode([program, *mutants], normalize_embeddings=True))
         scores = d @ q.T
-        return int((scores[0] > scores[1:].max(axis=0)).sum())
+        return [bool(x) for x in scores[0] > scores[1:].max(axis=0)]
 
-    own = own_total = mirrored = mirrored_total = 0
+    own: list[bool] = []
+    mirrored: list[bool] = []
     for query_id, judged in sorted(dataset.qrels.items()):
         mutants = [dataset.corpus[d] for d, grade in sorted(judged.items()) if grade == 1]
         rewrites = [dataset.corpus[d] for d, grade in sorted(judged.items()) if grade == 2 and d != query_id]
@@ -143,22 +144,24 @@ def own_program_check(folder: Path, split: str, model: str) -> tuple[int, float,
             continue
         program = dataset.corpus[query_id]
         own += above([dataset.queries[query_id]], program, mutants)
-        own_total += 1
-        if rewrites:
-            mirrored += above(rewrites, program, mutants)
-            mirrored_total += len(rewrites)
-    return own_total, own / own_total if own_total else float("nan"), mirrored_total, mirrored / mirrored_total if mirrored_total else float("nan")
+        mirrored += above(rewrites, program, mutants) if rewrites else []
+    return own, mirrored
 
 
-def own_program_rows(data: str, split: str, models: Mapping[str, str]) -> list[str]:
-    """The own-program check of each model on every c2c folder of ``data``."""
+def own_program_rows(data: str, split: str, base: str, trained: str) -> list[str]:
+    """The own-program check of the base and the trained model on every c2c folder of ``data``, with
+    the trained model's exact McNemar against the base on each half."""
+    from execir.metrics.stats import mcnemar_exact
+
     root = Path(data)
     folders = [root] if root.name == "c2c" else [root / "c2c"] if (root / "c2c").is_dir() else []
     rows = []
     for folder in folders:
-        for name, model in models.items():
-            queries, own, rewrites, mirrored = own_program_check(folder, split, model)
-            rows.append(f"| {folder.name} | {name} | {queries} | {own:.3f} | {rewrites} | {mirrored:.3f} |")
+        (own_b, mir_b), (own_t, mir_t) = own_program_check(folder, split, base), own_program_check(folder, split, trained)
+        for name, own, mirrored in (("base", own_b, mir_b), ("trained", own_t, mir_t)):
+            rows.append(f"| {folder.name} | {name} | {len(own)} | {sum(own) / len(own):.3f} | {len(mirrored)} | {sum(mirrored) / max(1, len(mirrored)):.3f} |")
+        tests = [mcnemar_exact(own_b, own_t), mcnemar_exact(mir_b, mir_t)]
+        rows.append(f"| {folder.name} | McNemar wins/losses | | " + " | | ".join(f"{t['b01']}/{t['b10']} p={t['p_value']:.2g}" for t in tests) + " |")
     return rows
 
 
@@ -209,7 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             density += density_rows(folder, [n for pair in pairs for n in pair])
         print("\n| folder | system | exec@1 by mutants kept per task |\n|---|---|---|")
         print("\n".join(density))
-        own = own_program_rows(data, split, {"base": training["base"]["model"], "trained": str(model / "model")})
+        own = own_program_rows(data, split, training["base"]["model"], str(model / "model"))
         if own:
             print(
                 "\n| folder | model | queries | own program above every mutant | rewrites as queries | own program above every mutant |"
