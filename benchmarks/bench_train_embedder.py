@@ -119,11 +119,13 @@ def own_program_check(folder: Path, split: str, model: str) -> tuple[list[bool],
     mutants are edits of the program sought, not of the query."""
     import numpy as np
     from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as transformers_logging
 
     from execir.dataset import get_spec
     from execir.dataset.read import load_dataset
     from execir.retrieve.prompts import trained_profile
 
+    transformers_logging.disable_progress_bar()  # the weight-loading bar, once per model
     dataset = load_dataset(folder, split)
     profile = trained_profile(model)
     prompt = profile.prompt("query", get_spec("c2c")) if profile else ""
