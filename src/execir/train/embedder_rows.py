@@ -13,12 +13,14 @@ same number of negative columns in every row:
 * none: ``n`` seeded documents of *other training problems* (easy negatives), so the row still
   trains; ``rows_without_hard`` counts these rows. They never come from a dev or test problem.
 
-Two options change the rows of code queries (:class:`~execir.train.embedder_config.EmbedderSettings`):
-``anchor_prompt`` is put before every anchor (the task's query prompt), and ``self_positive`` makes
-a code-to-code anchor's own program (the document with the query's id: the canonical, which passes)
-one more positive against the same negatives. Code-to-code folders exclude that document from
-every ranking, and every hard negative of the anchor is a single edit of it, so without these rows a
-prompted model can learn "unlike the query" instead of "does what the query does".
+Three options change the rows of code queries (:class:`~execir.train.embedder_config.EmbedderSettings`):
+``anchor_prompt`` is put before every anchor (the task's query prompt); ``self_positive`` makes a
+code-to-code anchor's own program (the document with the query's id: the canonical, which passes)
+one more positive against the same negatives; ``mirror`` adds, per passing rewrite, a row with the
+rewrite as anchor and the query's own program as positive. Code-to-code folders exclude that
+document from every ranking, and every hard negative of the anchor is a single edit of it, so a
+prompted model can learn "unlike the query" instead of "does what the query does"; the last two
+options work against that (they lessen it, the README measures by how much).
 
 Every row records the problems of all its texts. The batch guard
 (:func:`problem_disjoint_batches`) never puts two rows whose problem sets meet into one batch, so
