@@ -131,12 +131,6 @@ def own_program_check(folder: Path, split: str, model: str) -> tuple[list[bool],
     prompt = profile.prompt("query", get_spec("c2c")) if profile else ""
     encoder = SentenceTransformer(model, device="cpu")
 
-    def above(queries: Sequence[str], program: str, mutants: Sequence[str]) -> list[bool]:
-        q = np.asarray(encoder.encode([prompt + t for t in queries], normalize_embeddings=True))
-        d = np.asarray(encoder.encode([program, *mutants], normalize_embeddings=True))
-        scores = d @ q.T
-        return [bool(x) for x in scores[0] > scores[1:].max(axis=0)]
-
     own: list[bool] = []
     mirrored: list[bool] = []
     for query_id, judged in sorted(dataset.qrels.items()):
@@ -144,9 +138,12 @@ def own_program_check(folder: Path, split: str, model: str) -> tuple[list[bool],
         rewrites = [dataset.corpus[d] for d, grade in sorted(judged.items()) if grade == 2 and d != query_id]
         if query_id not in dataset.corpus or not mutants:
             continue
-        program = dataset.corpus[query_id]
-        own += above([dataset.queries[query_id]], program, mutants)
-        mirrored += above(rewrites, program, mutants) if rewrites else []
+        queries = np.asarray(encoder.encode([prompt + t for t in (dataset.queries[query_id], *rewrites)], normalize_embeddings=True))
+        docs = np.asarray(encoder.encode([dataset.corpus[query_id], *mutants], normalize_embeddings=True))
+        scores = docs @ queries.T  # program, then mutants (rows) x the query, then its rewrites (columns)
+        above = [bool(x) for x in scores[0] > scores[1:].max(axis=0)]
+        own.append(above[0])
+        mirrored += above[1:]
     return own, mirrored
 
 

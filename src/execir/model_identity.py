@@ -21,6 +21,10 @@ from pathlib import Path
 
 from execir.errors import ExecIRError, MissingDependencyError
 
+MODEL_FILE = "execir.json"
+"""The file beside a model's weights in which ExecIR declares what it knows of the model: a
+trained model's base and provenance, a cross-encoder's pair order, a bi-encoder's prompts."""
+
 INSTALL_HINT = "pip install 'execir[dense]'"
 _BIG_FILE = 256 << 20
 _BLOCK = 1 << 20

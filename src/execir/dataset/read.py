@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -88,11 +88,10 @@ def load_dataset(root: Path, split: str = "test") -> Dataset:
         )
         for d, m in meta.items()
     }
-    task = str(manifest.get("task", {}).get("name", "")) if isinstance(manifest.get("task"), dict) else str(manifest.get("task", ""))
     return Dataset(
         root=root,
         name=str(manifest.get("name", root.name)),
-        task=task,
+        task=manifest_task(manifest),
         split=split,
         corpus=corpus,
         docs=docs,
@@ -153,6 +152,13 @@ def _doc_grades(qrels: Qrels) -> dict[str, int]:
 def _all_qrels(root: Path, query_ids: set[str], doc_ids: set[str]) -> dict[str, Qrels]:
     """Every split's graded qrels present in the folder."""
     return {name: _qrels(root / qrels_file(name), query_ids, doc_ids) for name in SPLITS if (root / qrels_file(name)).is_file()}
+
+
+def manifest_task(manifest: Mapping[str, Any]) -> str:
+    """The task name a folder manifest records: its task spec's ``name``, or (older folders) the
+    ``task`` string itself; ``""`` when absent."""
+    task = manifest.get("task", "")
+    return str(task.get("name", "")) if isinstance(task, dict) else str(task)
 
 
 def _manifest(root: Path) -> tuple[dict[str, Any], str | None]:

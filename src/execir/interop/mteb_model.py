@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from execir.dataset import get_spec
+from execir.dataset.layout import MANIFEST
+from execir.dataset.read import manifest_task
 from execir.errors import ExecIRError, MissingDependencyError
 from execir.retrieve.prompts import ModelProfile, trained_profile
 
@@ -32,15 +34,14 @@ def execir_task(metadata: Any) -> str | None:
     """The ExecIR task of an MTEB task made by :func:`~execir.interop.mteb_task` (its folder's manifest), else None."""
     dataset = getattr(metadata, "dataset", None)
     folder = dataset.get("path") if isinstance(dataset, dict) else None
-    manifest = Path(str(folder)) / "manifest.json" if folder else None
+    manifest = Path(str(folder)) / MANIFEST if folder else None
     if manifest is None or not manifest.is_file():
         return None
     try:
-        task = json.loads(manifest.read_bytes()).get("task")
-    except (OSError, ValueError, AttributeError):
+        data = json.loads(manifest.read_bytes())
+    except (OSError, ValueError):
         return None
-    name = task.get("name") if isinstance(task, dict) else task  # the task's spec, or (older folders) its name
-    return str(name) if name else None
+    return (manifest_task(data) or None) if isinstance(data, dict) else None
 
 
 def task_prompts(profile: ModelProfile | None, metadata: Any) -> dict[str, str] | None:

@@ -27,12 +27,13 @@ from typing import Literal
 
 from execir.dataset.spec import NL2CODE
 from execir.errors import ExecIRError
+from execir.model_identity import MODEL_FILE
 
 from .base import RerankRequest
 
 PairOrder = Literal["query-document", "text-code"]
 PAIR_ORDERS: tuple[PairOrder, ...] = ("query-document", "text-code")
-PAIR_ORDER_FILE = "execir.json"
+PAIR_ORDER_FILE = MODEL_FILE
 """The file beside a model's weights that may declare ``{"pair_order": "text-code"}``."""
 
 DEFAULT_INSTRUCTION = NL2CODE

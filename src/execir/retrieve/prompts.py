@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from execir.errors import ExecIRError
+from execir.model_identity import MODEL_FILE
 
 if TYPE_CHECKING:
     from execir.dataset.spec import TaskSpec
@@ -82,9 +83,6 @@ embeds a program the same way as query and as document, so a near-identical fail
 query scores almost 1 whatever the training; a query prompt lets the model embed the query for
 its task, and so also lets it learn "unlike the query" (measured in the README). Text queries and
 every document stay bare, so text-to-code rows train as before."""
-
-MODEL_FILE = "execir.json"
-"""The file beside a trained model's weights that declares its prompts (``"prompts"``)."""
 
 
 @dataclass(frozen=True)
@@ -188,8 +186,7 @@ def trained_profile(model: str) -> ModelProfile | None:
         if not isinstance(roles, dict) or not all(isinstance(roles.get(role, ""), str) for role in ROLES):
             raise ExecIRError(f"{path}: field 'prompts.{direction}' must be an object with string 'query' and 'document'")
         by_direction[direction] = (roles.get("query", ""), roles.get("document", ""))
-    bare = {direction: ("", "") for direction in ("t2c", "c2t", "c2c") if direction not in by_direction}
-    return ModelProfile(by_direction={**bare, **by_direction})
+    return ModelProfile(by_direction=by_direction)
 
 
 def family_for(model: str) -> str:

@@ -11,8 +11,15 @@ from execir.errors import ExecIRError
 from execir.train.commands import init_seed_arg, lora_targets
 from execir.train.config import FULL_LR, LORA_LR, LoraSettings
 from execir.train.embedder import EmbedderResult, train_embedder
-from execir.train.embedder_config import EMBEDDER_BATCH, EMBEDDER_LOSSES, EMBEDDER_NEGATIVES, EMBEDDER_SOUPS, EmbedderRunConfig, EmbedderSettings
-from execir.train.embedder_prompts import PROMPT_MODES
+from execir.train.embedder_config import (
+    EMBEDDER_BATCH,
+    EMBEDDER_LOSSES,
+    EMBEDDER_NEGATIVES,
+    EMBEDDER_PROMPTS,
+    EMBEDDER_SOUPS,
+    EmbedderRunConfig,
+    EmbedderSettings,
+)
 from execir.train.pipeline import FINAL, TRAINING_JSON
 
 EPILOG = """Rows (one per training query and positive): anchor = the query (a description for text-to-code, a
@@ -23,9 +30,8 @@ with none gets N documents of other training problems. With --prompts task, code
 query prompt, declared in the saved model so execir eval, rerankers' first stages and execir.interop.mteb_model encode
 queries the same way, and a code-to-code anchor's own program is one more positive (--no-self-positives: not).
 Batches never hold two rows that share a problem, so no in-batch negative is a correct program of the anchor's
-problem. Loss: sentence-transformers'
-MultipleNegativesRankingLoss (mnrl) or its GradCache variant (cached-mnrl): each anchor against its positive, its
-own negatives and every other row's positive and negatives.
+problem. Loss: sentence-transformers' MultipleNegativesRankingLoss (mnrl) or its GradCache variant (cached-mnrl):
+each anchor against its positive, its own negatives and every other row's positive and negatives.
 
 Outputs: OUT/seed-<s>/ (one model per seed, LoRA merged), OUT/soup/ (two or more seeds, --soup uniform: the
 uniform weight average), OUT/model/ (the final model: use it as dense:OUT/model in execir eval),
@@ -73,7 +79,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--prompts",
         default="none",
-        choices=PROMPT_MODES,
+        choices=EMBEDDER_PROMPTS,
         help="task: code queries (code-to-code, code-to-text) carry their direction's query prompt in training and, declared in "
         "the model's execir.json, in every later retrieval; none: every text bare (default: none; on HumanEval a prompted "
         "code-to-code model learned 'unlike the query', which the README's own-program check shows)",

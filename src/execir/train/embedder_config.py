@@ -11,6 +11,8 @@ from execir.train.config import FULL_LR, LoraSettings
 
 EMBEDDER_LOSSES: tuple[str, ...] = ("mnrl", "cached-mnrl")
 EMBEDDER_SOUPS: tuple[str, ...] = ("uniform", "none")
+EMBEDDER_PROMPTS: tuple[str, ...] = ("task", "none")
+"""``--prompts`` modes (:mod:`execir.train.embedder_prompts`)."""
 EMBEDDER_BATCH = 16
 """Rows per update (each row: an anchor, its positive and ``negatives`` hard negatives)."""
 EMBEDDER_NEGATIVES = 3
@@ -61,8 +63,8 @@ class EmbedderSettings:
             raise ExecIRError(f"--loss must be one of {', '.join(EMBEDDER_LOSSES)}, got '{self.loss}'")
         if not 0 <= self.warmup_ratio < 1:
             raise ExecIRError(f"warmup ratio must be in [0, 1), got {self.warmup_ratio}")
-        if self.prompts not in ("task", "none"):
-            raise ExecIRError(f"--prompts must be 'task' or 'none', got '{self.prompts}'")
+        if self.prompts not in EMBEDDER_PROMPTS:
+            raise ExecIRError(f"--prompts must be one of {', '.join(EMBEDDER_PROMPTS)}, got '{self.prompts}'")
         if not self.scale > 0:
             raise ExecIRError(f"--scale must be positive, got {self.scale}")
 

@@ -15,8 +15,6 @@ from execir.dataset import get_spec
 from execir.errors import ExecIRError
 from execir.retrieve.prompts import TRAINED_QUERY_PROMPTS, declared_prompts
 
-PROMPT_MODES: tuple[str, ...] = ("task", "none")
-
 
 def task_query_prompt(task: str, mode: str) -> str:
     """The prompt on ``task``'s queries under ``mode`` (``""`` for text queries, unknown tasks and ``none``)."""

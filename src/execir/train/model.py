@@ -22,11 +22,12 @@ from typing import Any
 
 from execir.dataset.files import atomic_write_bytes, json_bytes
 from execir.errors import ExecIRError, MissingDependencyError
+from execir.model_identity import MODEL_FILE
 from execir.train.config import LoraSettings
 from execir.train.pairs import PAIR_ORDER
 
 INSTALL_HINT = "pip install 'execir[rerank]' (torch, transformers, peft, sentence-transformers)"
-MODEL_INFO = "execir.json"
+MODEL_INFO = MODEL_FILE
 WEIGHT_SUFFIXES = (".safetensors", ".bin")
 HEAD_PREFIXES = ("classifier.", "score.", "pre_classifier.", "head.", "pooler.")
 """Where sequence-classification architectures keep the weights they add to a base (BERT and
