@@ -24,6 +24,8 @@ import pytest
 EXIT_STATUS = 3
 CHECK_EVERY_S = 2.0
 SLOW_FACTOR = 6.0
+GONE_WAIT_S = 10.0
+"""How long the run waits, after SIGKILL, for the processes it killed to be gone before it exits."""
 """A test marked ``slow`` (full builds, model training) gets this many times the limits."""
 
 
@@ -54,6 +56,14 @@ def descendants(root: int) -> list[int]:
         found += below
         frontier = below
     return found
+
+
+def running(pid: int) -> bool:
+    """True while ``pid`` exists and is not a zombie (a killed child of this process stays one until it exits)."""
+    try:
+        return _stat(pid)[0] != "Z"
+    except (OSError, IndexError):
+        return False
 
 
 def describe(pid: int) -> str:
@@ -120,11 +130,15 @@ class Watchdog:
         self._write(f"\n\n{line}; every thread's stack:\n", None, f"processes started by the run:\n{processes}\n{line}\n")
 
     def _end(self, nodeid: str, elapsed: float) -> None:
-        for pid in reversed(descendants(os.getpid())):
+        killed = list(reversed(descendants(os.getpid())))
+        for pid in killed:
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
+        deadline = time.monotonic() + GONE_WAIT_S  # SIGKILL is delivered at once, the teardown is not
+        while any(running(pid) for pid in killed) and time.monotonic() < deadline:
+            time.sleep(0.05)
         self._write(f"\nWATCHDOG: {nodeid} still ran after {elapsed:.0f} s; the run ends here (exit {EXIT_STATUS})\n")
         os._exit(EXIT_STATUS)
 
