@@ -272,6 +272,46 @@ def test_code_to_code_single_language_build_keeps_the_plain_name() -> None:
     check_invariants(folder)
 
 
+def test_code_to_code_rewrite_queries_are_the_passing_programs_that_are_not_canonical() -> None:
+    items = [verified(make_task(0), rewrites=2, passing=1), verified(make_task(1)), verified(make_task(2), rewrites=1)]
+    folder = code_to_code(items, constraint=None, subtype="rewrite")
+    check_invariants(folder)
+    assert (folder.name, folder.task, folder.language) == ("c2c-rewrite", "c2c-rewrite", "python")
+    passing = {d.id: d for item in items for d in code_documents(item) if d.grade == 2 and d.kind != "canonical"}
+    assert {q.id for q in folder.queries} == set(passing)  # 2 rewrites + 1 candidate of problem 0, 1 rewrite of problem 2
+    assert folder.facts == {"constraint": "any", "problems_with_a_query": 2}
+    for query in folder.queries:
+        assert query.text == passing[query.id].text and (query.task, query.subtype) == ("c2c-rewrite", "rewrite")
+        item = next(i for i in items if problem_of(i.task) == query.problem)
+        judged = {d: g for q, d, g in folder.qrels if q == query.id}
+        assert query.id not in judged
+        assert judged[doc_id(item.task.solution)] == 2  # the canonical program answers it
+        mutants = {d.id for d in code_documents(item) if d.kind == "mutant"}
+        assert mutants and all(judged[m] == 1 for m in mutants)  # edits of the canonical, not of the query
+        assert judged == {d.id: d.grade for d in code_documents(item) if d.id != query.id}
+    anchors = code_to_code(items, constraint=None)
+    assert {d.id for d in anchors.documents} == {d.id for d in folder.documents}  # the same corpus as c2c
+
+
+def test_code_to_code_rewrite_in_a_multi_language_build_names_its_language_folders() -> None:
+    items = _c2c_items()
+    whole = code_to_code(items, constraint=None, subtype="rewrite")
+    java = code_to_code(items, constraint="java", subtype="rewrite")
+    check_invariants(whole)
+    check_invariants(java)
+    assert (whole.name, java.name, java.language) == ("c2c-rewrite", "c2c-rewrite-java", "java")
+    rewrites = {doc_id(e.text) for item in items for e in item.extras if e.grade == 2}
+    assert {q.id for q in whole.queries} == rewrites
+    # the python rewrite of problem 0 is answered by the java canonical in the java folder
+    assert {q.task_id for q in java.queries} == {"HumanEval/0"}
+    assert java.documents and all(d.language == "java" for d in java.documents)
+
+
+def test_code_to_code_rewrite_without_a_rewrite_is_empty() -> None:
+    folder = code_to_code([verified(make_task(n)) for n in range(3)], constraint=None, subtype="rewrite")
+    assert folder.queries == () and folder.qrels == () and len(folder.documents) == 9
+
+
 def test_code_to_code_without_any_second_correct_program_is_empty() -> None:
     folder = code_to_code([verified(make_task(n)) for n in range(3)], constraint=None)
     assert folder.queries == () and folder.qrels == () and len(folder.documents) == 9

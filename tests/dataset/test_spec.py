@@ -11,8 +11,9 @@ ALL = ("t2c-description", "t2c-full", "t2c-search", "c2t", "c2c")
 
 
 def test_the_five_tasks_in_canonical_order() -> None:
-    assert tuple(TASK_SPECS) == ALL
+    assert tuple(TASK_SPECS) == (*ALL, "c2c-rewrite")
     assert all(name == spec.name for name, spec in TASK_SPECS.items())
+    assert [name for name, spec in TASK_SPECS.items() if spec.by_name_only] == ["c2c-rewrite"]
 
 
 @pytest.mark.parametrize(
@@ -23,6 +24,7 @@ def test_the_five_tasks_in_canonical_order() -> None:
         ("t2c-search", "t2c", "search", "text", "code", SEARCH2CODE),
         ("c2t", "c2t", "", "code", "text", CODE2TEXT),
         ("c2c", "c2c", "", "code", "code", CODE2CODE),
+        ("c2c-rewrite", "c2c", "rewrite", "code", "code", CODE2CODE),
     ],
 )
 def test_spec_fields(name: str, direction: str, subtype: str, query_kind: str, document_kind: str, instruction: str) -> None:
@@ -36,7 +38,7 @@ def test_spec_fields(name: str, direction: str, subtype: str, query_kind: str, d
     )
 
 
-@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("name", [*ALL, "c2c-rewrite"])
 def test_relevance_names_grades_two_one_zero(name: str) -> None:
     relevance = TASK_SPECS[name].relevance_json()
     assert list(relevance) == ["2", "1", "0"]
@@ -56,6 +58,9 @@ def test_relevance_names_grades_two_one_zero(name: str) -> None:
         (" c2c , t2c-search ", ("t2c-search", "c2c")),
         ("t2c,t2c-full,c2c", ("t2c-description", "t2c-full", "t2c-search", "c2c")),  # no duplicates
         ("t2c,c2t,c2c", ALL),
+        ("c2c-rewrite", ("c2c-rewrite",)),  # built only when named
+        ("c2c-rewrite,c2c", ("c2c", "c2c-rewrite")),
+        ("t2c,c2t,c2c,c2c-rewrite", (*ALL, "c2c-rewrite")),
     ],
 )
 def test_parse_tasks(text: str | None, expected: tuple[str, ...]) -> None:
@@ -78,6 +83,8 @@ def test_parse_tasks_rejects_unknown_names(text: str) -> None:
         ("c2t", "c2t"),
         ("c2c", "c2c"),
         ("c2c-java", "c2c"),
+        ("c2c-rewrite", "c2c-rewrite"),
+        ("c2c-rewrite-java", "c2c-rewrite"),
         ("c2t-multi", "c2t"),
     ],
 )

@@ -128,7 +128,7 @@ def test_a_task_can_have_its_own_weight() -> None:
         ("x", "the fusion weight 'x' must be a number"),
         ("0.5,c2t", "'c2t' is not <task>=<weight>"),
         ("0.5,=0.3", "is not <task>=<weight>"),
-        ("0.5,t2c=0.3", "unknown task 't2c' in the fusion weights (known: c2c, c2t, t2c-description"),
+        ("0.5,t2c=0.3", "unknown task 't2c' in the fusion weights (known: c2c, c2c-rewrite, c2t, t2c-description"),
         ("0.5,c2t=0.3,c2t=0.4", "task 'c2t' has two fusion weights"),
         ("0.5,c2t=2", "the fusion weight '2' of c2t must be a number from 0 to 1"),
     ],

@@ -16,12 +16,12 @@ from execir.retrieve.prompts import ROLES, family_for, profile_for, prompt
 from execir.retrieve.st import SentenceTransformerEncoder
 from execir.types import Run
 
-TASKS = list(TASK_SPECS)  # t2c-description, t2c-full, t2c-search, c2t, c2c
+TASKS = list(TASK_SPECS)  # t2c-description, t2c-full, t2c-search, c2t, c2c, c2c-rewrite (c2c's prompts)
 NL = "Given a natural language question, retrieve code that answers it"
 SEARCH = "Given a short code search query, retrieve code that matches it"
 C2T = "Given a piece of code, retrieve the natural language description of what it does"
 C2C = "Given a piece of code, retrieve other code that does the same thing"
-INSTRUCTIONS = {"t2c-description": NL, "t2c-full": NL, "t2c-search": SEARCH, "c2t": C2T, "c2c": C2C}
+INSTRUCTIONS = {"t2c-description": NL, "t2c-full": NL, "t2c-search": SEARCH, "c2t": C2T, "c2c": C2C, "c2c-rewrite": C2C}
 CODE_QUERY = "Represent this query for searching relevant code: "
 BGE_QUERY = "Represent this sentence for searching relevant passages: "
 JINA = {
@@ -29,7 +29,7 @@ JINA = {
     "code2code": ("Find an equivalent code snippet given the following code snippet:\n", "Candidate code snippet:\n"),
     "code2nl": ("Find the most relevant comment given the following code snippet:\n", "Candidate comment:\n"),
 }
-JINA_TASK = {"t2c-description": "nl2code", "t2c-full": "nl2code", "t2c-search": "nl2code", "c2t": "code2nl", "c2c": "code2code"}
+JINA_TASK = {"t2c-description": "nl2code", "t2c-full": "nl2code", "t2c-search": "nl2code", "c2t": "code2nl", "c2c": "code2code", "c2c-rewrite": "code2code"}
 
 
 def same_for_all(query: str, document: str) -> dict[str, tuple[str, str]]:
@@ -48,8 +48,8 @@ TABLE: dict[str, dict[str, tuple[str, str]]] = {
     "codefuse-ai/C2LLM-0.5B": instruct(" "),
     "codefuse-ai/F2LLM-1.7B": instruct(" "),
     "jinaai/jina-code-embeddings-1.5b": {task: JINA[JINA_TASK[task]] for task in TASKS},
-    "nomic-ai/CodeRankEmbed": {**same_for_all(CODE_QUERY, ""), "c2t": ("", ""), "c2c": ("", "")},
-    "nomic-ai/nomic-embed-code": {**same_for_all(CODE_QUERY, ""), "c2t": ("", ""), "c2c": ("", "")},
+    "nomic-ai/CodeRankEmbed": {**same_for_all(CODE_QUERY, ""), "c2t": ("", ""), "c2c": ("", ""), "c2c-rewrite": ("", "")},
+    "nomic-ai/nomic-embed-code": {**same_for_all(CODE_QUERY, ""), "c2t": ("", ""), "c2c": ("", ""), "c2c-rewrite": ("", "")},
     "intfloat/e5-base-v2": same_for_all("query: ", "passage: "),
     "BAAI/bge-small-en-v1.5": same_for_all(BGE_QUERY, ""),
     "BAAI/bge-m3": same_for_all("", ""),

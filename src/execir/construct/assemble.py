@@ -215,14 +215,29 @@ def code_to_text(items: Sequence[VerifiedTask], *, counterfactual_limit: int, se
     return folder.records("c2t", "c2t", _single(items), facts)
 
 
+def _code_queries(item: VerifiedTask, *, rewrites: bool) -> list[tuple[str, str]]:
+    """(query id, text) of a task's c2c queries: its canonical program, or (``rewrites``) each
+    passing program that is not it. A query's id is its document id."""
+    canonical = doc_id(item.task.solution) if item.has_canonical else None
+    if not rewrites:
+        return [(canonical, item.task.solution)]
+    passing = [(d.id, d.text) for d in code_documents(item) if d.grade == 2 and d.id != canonical]
+    return list(dict.fromkeys(passing))
+
+
 def _description(task: Task, problem: str) -> Document:
     return Document(doc_id(task.description, "t"), task.description, task.task_id, problem, "description", TEXT_LANGUAGE, 2, source=task.source)
 
 
-def code_to_code(items: Sequence[VerifiedTask], *, constraint: str | None) -> FolderRecords:
+def code_to_code(items: Sequence[VerifiedTask], *, constraint: str | None, subtype: str = "") -> FolderRecords:
     """``c2c`` (``constraint`` None: documents in every language) or ``c2c-<language>`` (documents in
     that language only): a canonical program (the anchor) -> the problem's other programs. The
-    anchor's query id is its document id, so it is never judged, and every evaluator drops it."""
+    anchor's query id is its document id, so it is never judged, and every evaluator drops it.
+
+    ``subtype`` ``rewrite`` (``c2c-rewrite``): every passing program that is not a canonical one is
+    a query instead, judged against the rest of its problem's pool in the same way; the canonical
+    program is then a positive and its mutants are hard negatives that are not edits of the query."""
+    task_name = "c2c-rewrite" if subtype == "rewrite" else "c2c"
     folder = _Folder.empty()
     pools: dict[str, list[Document]] = defaultdict(list)
     for item in items:
@@ -232,17 +247,26 @@ def code_to_code(items: Sequence[VerifiedTask], *, constraint: str | None) -> Fo
                 if kept.problem == document.problem and kept not in pools[kept.problem]:
                     pools[kept.problem].append(kept)
     anchors = 0
+    asked: set[str] = set()
     for item in items:
-        if not item.has_canonical:
+        if not item.has_canonical and subtype != "rewrite":
             continue
         task = item.task
-        anchor = doc_id(task.solution)
-        judged = [(d.id, d.grade) for d in pools.get(problem_of(task), []) if d.id != anchor]
-        if not any(grade == 2 for _, grade in judged):
-            continue
-        anchors += 1
-        folder.queries.append(Query(anchor, task.solution, task.task_id, problem_of(task), "c2c", "", task.language, constraint or "any"))
-        folder.qrels.extend((anchor, d, grade) for d, grade in judged)
-    name = folder_name("c2c", constraint) if constraint and _single(items) == "multi" else "c2c"
-    facts = {"constraint": constraint or "any", "anchors_without_a_positive": sum(1 for v in items if v.has_canonical) - anchors}
-    return folder.records(name, "c2c", constraint or _single(items), facts)
+        problem = problem_of(task)
+        for anchor, text in _code_queries(item, rewrites=subtype == "rewrite"):
+            if anchor in asked:
+                continue  # the same program text is already another task's query
+            judged = [(d.id, d.grade) for d in pools.get(problem, []) if d.id != anchor]
+            if not any(grade == 2 for _, grade in judged):
+                continue
+            anchors += 1
+            asked.add(anchor)
+            folder.queries.append(Query(anchor, text, task.task_id, problem, task_name, subtype, task.language, constraint or "any"))
+            folder.qrels.extend((anchor, d, grade) for d, grade in judged)
+    name = folder_name(task_name, constraint) if constraint and _single(items) == "multi" else task_name
+    facts: dict[str, object] = {"constraint": constraint or "any"}
+    if subtype == "rewrite":
+        facts["problems_with_a_query"] = len({q.problem for q in folder.queries})
+    else:
+        facts["anchors_without_a_positive"] = sum(1 for v in items if v.has_canonical) - anchors
+    return folder.records(name, task_name, constraint or _single(items), facts)

@@ -131,9 +131,9 @@ def assemble_folders(specs: Sequence[TaskSpec], builds: Sequence[LanguageBuild],
         elif spec.direction == "c2t":
             folders.append(code_to_text(every, counterfactual_limit=config.counterfactuals, seed=config.seed, distractors=distractors))
         else:
-            folders.append(code_to_code(every, constraint=None))
+            folders.append(code_to_code(every, constraint=None, subtype=spec.subtype))
             if multi:
-                folders.extend(code_to_code(every, constraint=b.language) for b in builds)
+                folders.extend(code_to_code(every, constraint=b.language, subtype=spec.subtype) for b in builds)
     return folders
 
 

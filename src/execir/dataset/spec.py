@@ -17,6 +17,14 @@ mechanical edit, never by hand:
   programs of the same problem, 0 = others. The anchor is never in its own pool: its query id *is*
   its document id, and every evaluator drops a document whose id equals the query id (BEIR's and
   MTEB's ``ignore_identical_ids``; ExecIR always does), so no tool can credit it.
+* **c2c-rewrite** (code to code, asked for by name only): the same documents and grades, but the
+  query is a passing program that is *not* the canonical one (a verified rewrite or a passing
+  candidate), and it is dropped from its own pool the same way. The hard negatives stay the
+  canonical program's mutants, so they are edits of a program the query should find, not of the
+  query. In ``c2c`` every hard negative is one edit away from the query, so a model that encodes
+  queries and documents differently (a query prompt, a cross-encoder) can gain exec@1 by learning
+  "unlike the query" instead of "does what the query does"; ``c2c-rewrite`` gives that nothing to
+  hold on to.
 """
 
 from __future__ import annotations
@@ -43,12 +51,15 @@ class TaskSpec:
     direction: Direction
     subtype: str = ""
     """t2c: ``description`` (prose only), ``full`` (the whole problem text with its examples) or
-    ``search`` (a short keyword query); empty for c2t and c2c."""
+    ``search`` (a short keyword query); c2c: empty (the canonical program is the query) or
+    ``rewrite`` (another passing program is); empty for c2t."""
     query_kind: Literal["text", "code"] = "text"
     document_kind: Literal["text", "code"] = "code"
     instruction: str = NL2CODE
     """The task instruction an instruct embedder gets (``Instruct: {instruction}\\nQuery:``)."""
     relevance: tuple[tuple[int, str], ...] = ()
+    by_name_only: bool = False
+    """Built only when ``--tasks`` names it, not for its direction or for every task."""
 
     @property
     def name(self) -> str:
@@ -84,19 +95,21 @@ TASK_SPECS: dict[str, TaskSpec] = {
             ),
         ),
         TaskSpec("c2c", query_kind="code", document_kind="code", instruction=CODE2CODE, relevance=_CODE_GRADES),
+        TaskSpec("c2c", "rewrite", query_kind="code", document_kind="code", instruction=CODE2CODE, relevance=_CODE_GRADES, by_name_only=True),
     )
 }
 
 
 def parse_tasks(spec: str | None) -> tuple[TaskSpec, ...]:
     """``--tasks`` (``t2c,c2t,c2c``; ``t2c`` means its three subtypes, ``t2c-full`` one) -> specs
-    in the canonical order; None means every task."""
+    in the canonical order; None means every task. A spec built by name only (``c2c-rewrite``) is
+    in the result only when named."""
     if spec is None or not spec.strip():
-        return tuple(TASK_SPECS.values())
+        return tuple(s for s in TASK_SPECS.values() if not s.by_name_only)
     wanted: set[str] = set()
     for part in (p.strip() for p in spec.split(",")):
         if part in DIRECTIONS:
-            wanted.update(name for name, s in TASK_SPECS.items() if s.direction == part)
+            wanted.update(name for name, s in TASK_SPECS.items() if s.direction == part and not s.by_name_only)
         elif part in TASK_SPECS:
             wanted.add(part)
         else:
