@@ -218,9 +218,9 @@ def code_to_text(items: Sequence[VerifiedTask], *, counterfactual_limit: int, se
 def _code_queries(item: VerifiedTask, *, rewrites: bool) -> list[tuple[str, str]]:
     """(query id, text) of a task's c2c queries: its canonical program, or (``rewrites``) each
     passing program that is not it. A query's id is its document id."""
-    canonical = doc_id(item.task.solution) if item.has_canonical else None
     if not rewrites:
-        return [(canonical, item.task.solution)]
+        return [(doc_id(item.task.solution), item.task.solution)] if item.has_canonical else []
+    canonical = doc_id(item.task.solution) if item.has_canonical else None
     passing = [(d.id, d.text) for d in code_documents(item) if d.grade == 2 and d.id != canonical]
     return list(dict.fromkeys(passing))
 

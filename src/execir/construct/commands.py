@@ -24,12 +24,16 @@ BUILD_EPILOG = """examples:
   execir build humanevalpack --language cpp --path ../shared/data --out data/hep-cpp
   execir build mbxp --language ruby --path ../shared/data --out data/mbxp-ruby --operators=-variable
   execir build humanevalpack --language python,cpp,java,go,js --out data/hep --tasks c2c,c2t
+  execir build humaneval --out data/he --tasks t2c,c2t,c2c,c2c-rewrite
   execir build mbxp --language ruby --candidates ruby_samples.jsonl --out data/mbxp-ruby
   execir build livecodebench --path lcb.jsonl --candidates lcb_samples.jsonl --out data/lcb --tasks t2c
 
 Each task gets its own BEIR-layout folder under --out (t2c-description, t2c-full, t2c-search, c2t, c2c;
 text-to-code per language and c2c per language in a multi-language build), each with problem-disjoint
 train/dev/test qrels, strict and TREC qrels and a dataset card; --out/manifest.json lists them.
+c2c-rewrite, built only when --tasks names it, is c2c with the passing rewrites and candidates as
+queries: its hard negatives (the canonical program's mutants) are then not edits of the query, so a
+model cannot gain by ranking "unlike the query" first (read c2c exec@1 beside it).
 
 Verdicts are cached (default: $EXECIR_CACHE_DIR/verdicts.sqlite, else ~/.cache/execir/verdicts.sqlite), \
 so a rebuild, or a build resumed after being killed, executes nothing already verified."""
@@ -89,7 +93,8 @@ def add_build_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tasks",
         default=None,
-        help="tasks to build, comma-separated: t2c (its three subtypes), t2c-description, t2c-full, t2c-search, c2t, c2c (default: every task)",
+        help="tasks to build, comma-separated: t2c (its three subtypes), t2c-description, t2c-full, t2c-search, c2t, c2c, "
+        "c2c-rewrite (default: every task but c2c-rewrite, which is built only when named)",
     )
     parser.add_argument("--rewrites", type=int, default=DEFAULT_REWRITES, help="semantics-preserving rewrites tried per canonical as extra correct documents")
     parser.add_argument(

@@ -81,7 +81,7 @@ tags:
 
 # {name}: an ExecIR {spec.direction} benchmark from {source} ({language})
 
-Queries are {spec.query_kind}, documents are {spec.document_kind}. Every relevance grade was decided
+Queries are {spec.query_kind}{f" ({spec.queries})" if spec.queries else ""}, documents are {spec.document_kind}. Every relevance grade was decided
 by executing programs against the task's tests in a sandbox (or, for text, by a recorded mechanical
 edit), never by hand.
 

@@ -60,6 +60,8 @@ class TaskSpec:
     relevance: tuple[tuple[int, str], ...] = ()
     by_name_only: bool = False
     """Built only when ``--tasks`` names it, not for its direction or for every task."""
+    queries: str = ""
+    """What a query is, where the kinds alone do not say it (the dataset card prints it)."""
 
     @property
     def name(self) -> str:
@@ -95,7 +97,17 @@ TASK_SPECS: dict[str, TaskSpec] = {
             ),
         ),
         TaskSpec("c2c", query_kind="code", document_kind="code", instruction=CODE2CODE, relevance=_CODE_GRADES),
-        TaskSpec("c2c", "rewrite", query_kind="code", document_kind="code", instruction=CODE2CODE, relevance=_CODE_GRADES, by_name_only=True),
+        TaskSpec(
+            "c2c",
+            "rewrite",
+            query_kind="code",
+            document_kind="code",
+            instruction=CODE2CODE,
+            relevance=_CODE_GRADES,
+            by_name_only=True,
+            queries="a passing program that is not the task's canonical one (a verified rewrite or a passing candidate); "
+            "the hard negatives are the canonical program's mutants, so none is an edit of the query",
+        ),
     )
 }
 
