@@ -166,3 +166,28 @@ def test_summary_names_excluded_tasks_and_cached_runs(built: tuple[Path, dict]) 
     assert "  excluded toy/broken: canonical does not pass its own tests: FAIL" in "\n".join(lines)
     runs = next(line for line in lines if line.startswith("sandbox runs: "))
     assert runs.startswith("sandbox runs: 0 executed, ") and not runs.endswith(" 0 from the verdict cache")
+
+
+def test_c2c_rewrite_is_built_when_named_from_the_same_verdicts(built: tuple[Path, dict]) -> None:
+    tmp, _ = built
+    config = BuildConfig(source="jsonl", path=_tasks_file(tmp), out=tmp / "rw", seed=1, max_mutants=4, tasks="c2c,c2c-rewrite")
+    summary = build(config, OracleConfig(workers=2, cache_path=tmp / "cache.sqlite", progress=False))
+    assert tuple(summary.manifest["folders"]) == ("c2c", "c2c-rewrite")
+    assert summary.report["oracle"]["runs_executed"] == 0  # every verdict from the first build's cache
+    anchors, rewrites = tmp / "rw" / "c2c", tmp / "rw" / "c2c-rewrite"
+    assert (anchors / CORPUS).read_bytes() == (rewrites / CORPUS).read_bytes()  # the same documents
+    corpus = {d["_id"]: d["metadata"] for d in map(json.loads, (rewrites / CORPUS).read_text().splitlines())}
+    queries = [json.loads(line) for line in (rewrites / QUERIES).read_text().splitlines()]
+    assert queries and {q["_id"] for q in queries} == {i for i, m in corpus.items() if m["kind"] == "rewrite"}
+    assert all(q["metadata"]["task"] == "c2c-rewrite" and q["metadata"]["subtype"] == "rewrite" for q in queries)
+    judged: dict[str, dict[str, str]] = {}
+    for query, doc, grade in _qrels_rows(rewrites):
+        judged.setdefault(query, {})[doc] = grade
+    for query in queries:
+        own = judged[query["_id"]]
+        assert query["_id"] not in own
+        canonical = [d for d in own if corpus[d]["kind"] == "canonical"]
+        assert len(canonical) == 1 and own[canonical[0]] == "2"
+        assert {corpus[d]["kind"] for d, g in own.items() if g == "1"} == {"mutant"}
+    card = (rewrites / "README.md").read_text()
+    assert "that is not the task's canonical one" in card

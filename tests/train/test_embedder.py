@@ -68,8 +68,25 @@ def test_training_changes_the_weights_and_writes_provenance(inputs: tuple[Path, 
     assert record["datasets"][0]["manifest_sha256"] and record["versions"]["sentence_transformers"]
     assert set(record["dev"]["seed-0"][0]) >= {"exec@1", "exec@10", "ndcg@10"}
     info = json.loads((trained / "model" / "execir.json").read_text())
-    assert info["kind"] == "seed" and info["fingerprint"] and info["max_length"] == 32
+    assert info["kind"] == "seed" and info["fingerprint"] and info["settings"]["max_length"] == 32
+    # trained at 32 tokens, saved to retrieve at the base's own length (the tiny base's 128)
+    assert info["max_length"] == 128 and model.max_seq_length == 128
     assert not (trained / "seed-0" / "checkpoint").exists()
+
+
+def test_retrieval_length_is_chosen_apart_from_training_length(inputs: tuple[Path, Path], trained: Path, tmp_path: Path) -> None:
+    from sentence_transformers import SentenceTransformer
+
+    out = tmp_path / "short"
+    result = train_embedder(_config(inputs, out, retrieval_max_length=24))
+    assert SentenceTransformer(str(out / "model"), device="cpu").max_seq_length == 24
+    assert json.loads((out / "model" / "execir.json").read_text())["max_length"] == 24
+    assert _same(_weights(trained / "seed-0"), _weights(out / "seed-0"))  # the same training: only truncation differs
+    assert result.finished and set(result.dev["seed-0"][0].means) >= {"exec@1", "ndcg@10"}
+    with pytest.raises(ExecIRError, match="retrieve at 24 tokens, not --retrieval-max-length 64"):
+        train_embedder(_config(inputs, out, retrieval_max_length=64, resume=True))
+    with pytest.raises(ExecIRError, match="--retrieval-max-length must be at least 1"):
+        _config(inputs, out, retrieval_max_length=0)
 
 
 def test_two_runs_give_identical_weights(inputs: tuple[Path, Path], trained: Path, tmp_path: Path) -> None:

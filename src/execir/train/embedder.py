@@ -115,9 +115,9 @@ def fingerprint(settings: EmbedderSettings, seed: int, rows: Sequence[Row]) -> s
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 
-def load_embedder_base(settings: EmbedderSettings, *, seed_for_lora: int, device: str) -> tuple[Any, BaseIdentity]:
-    """(SentenceTransformer, identity) of the base, truncating at ``settings.max_length``; with LoRA,
-    adapters on its transformer drawn under ``seed_for_lora``."""
+def load_embedder_base(settings: EmbedderSettings, *, seed_for_lora: int, device: str) -> tuple[Any, BaseIdentity, int]:
+    """(SentenceTransformer, identity, the base's own max_seq_length) of the base, truncating at
+    ``settings.max_length``; with LoRA, adapters on its transformer drawn under ``seed_for_lora``."""
     import torch
     from sentence_transformers import SentenceTransformer
 
@@ -128,12 +128,13 @@ def load_embedder_base(settings: EmbedderSettings, *, seed_for_lora: int, device
         model = SentenceTransformer(settings.base, revision=settings.revision, device=device)
     except OSError as exc:
         raise ExecIRError(f"cannot load base model '{settings.base}': {exc}") from None
+    own_length = int(model.max_seq_length or settings.max_length)
     model.max_seq_length = settings.max_length
     identity = BaseIdentity(settings.base, settings.revision, None, local_weights_sha256(local) if local.is_dir() else None)
     if settings.mode == "lora":
         torch.manual_seed(seed_for_lora)
         add_embedder_lora(model, settings)
-    return model, identity
+    return model, identity, own_length
 
 
 def add_embedder_lora(model: Any, settings: EmbedderSettings) -> None:
@@ -235,17 +236,21 @@ def _train_seed(
         if info.get("fingerprint") != seed_print:
             raise ExecIRError(f"{path}: trained with other settings or data; start a new output folder")
         loop = info["loop"]
+        wanted = config.retrieval_max_length
+        if wanted is not None and info.get("max_length") != wanted:
+            raise ExecIRError(f"{path}: saved to retrieve at {info.get('max_length')} tokens, not --retrieval-max-length {wanted}; start a new output folder")
         run = EmbedderSeedRun(
             seed, path, loop["steps"], tuple(loop["epoch_seconds"]), tuple(loop["epoch_mean_loss"]), loop["resumed_at"], loop.get("peak_rss_mb"), counts
         )
         return run, BaseIdentity.of(info["base"])
-    model, identity = load_embedder_base(settings, seed_for_lora=settings.init_seed, device=device)
+    model, identity, own_length = load_embedder_base(settings, seed_for_lora=settings.init_seed, device=device)
     plan = LoopPlan(path / CHECKPOINT, seed_print, config.checkpoint_every, config.resume, stop_after, config.progress)
     result = embedder_loop(model, rows, settings, seed=seed, device=device, plan=plan)
     if not result.finished:
         return None, identity
     run = EmbedderSeedRun(seed, path, result.steps, result.epoch_seconds, result.epoch_mean_loss, result.resumed_at, peak_rss_mb(), counts)
     info = {**_provenance(config, folders, identity), "kind": "seed", "seed": seed, "fingerprint": seed_print, "loop": run.to_json()}
+    model.max_seq_length = config.retrieval_max_length or own_length  # training's truncation is not retrieval's
     save_embedder(merge_embedder_lora(model).to("cpu"), path, info)
     shutil.rmtree(path / CHECKPOINT, ignore_errors=True)
     return run, identity

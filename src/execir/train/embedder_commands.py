@@ -100,7 +100,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--mini-batch-size", type=int, default=8, help="texts per GradCache pass with cached-mnrl (default: 8)")
     parser.add_argument("--scale", type=float, default=20.0, help="inverse temperature of the cosine similarities (default: 20)")
     parser.add_argument("--lr", type=float, default=None, help=f"peak learning rate (default: {FULL_LR} full, {LORA_LR} LoRA)")
-    parser.add_argument("--max-length", type=int, default=256, help="tokens per text (default: 256)")
+    parser.add_argument("--max-length", type=int, default=256, help="tokens per text in training (default: 256)")
+    parser.add_argument(
+        "--retrieval-max-length",
+        type=int,
+        default=None,
+        metavar="N",
+        help="tokens per text the saved model truncates at when it retrieves (default: the base model's own length, whatever --max-length training used)",
+    )
     parser.add_argument("--lora-r", type=int, default=8, help="LoRA rank (default: 8)")
     parser.add_argument("--lora-alpha", type=int, default=16, help="LoRA alpha (default: 16)")
     parser.add_argument("--lora-dropout", type=float, default=0.1, help="LoRA dropout (default: 0.1)")
@@ -147,6 +154,7 @@ def embedder_config_from_args(args: argparse.Namespace) -> EmbedderRunConfig:
         settings=settings,
         split=args.split,
         dev_split=None if args.dev_split == "none" else args.dev_split,
+        retrieval_max_length=args.retrieval_max_length,
         tasks=tuple(args.tasks),
         seeds=tuple(range(args.seed, args.seed + args.seeds)),
         soup=args.soup,

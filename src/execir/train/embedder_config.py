@@ -95,8 +95,15 @@ class EmbedderRunConfig:
     checkpoint_every: int = 500
     eval_batch_size: int = 64
     progress: bool = True
+    retrieval_max_length: int | None = None
+    """Tokens per text the saved models truncate at when they retrieve (and in the dev evaluation);
+    None: the base model's own length. Training truncates at ``settings.max_length``, often shorter
+    for speed; a retriever kept at that length would tie a program with a mutant that differs only
+    past it."""
 
     def __post_init__(self) -> None:
+        if self.retrieval_max_length is not None and self.retrieval_max_length < 1:
+            raise ExecIRError(f"--retrieval-max-length must be at least 1, got {self.retrieval_max_length}")
         if self.soup not in EMBEDDER_SOUPS:
             raise ExecIRError(f"--soup must be one of {', '.join(EMBEDDER_SOUPS)}, got '{self.soup}'")
         if not self.seeds or len(set(self.seeds)) != len(self.seeds):
