@@ -16,7 +16,7 @@ the program sought, not of the query).
     python benchmarks/bench_train_embedder.py --train-data data/he --task t2c-description --work runs/emb-he
     python benchmarks/bench_train_embedder.py --train-data data/he --task t2c-description --task t2c-full \\
         --task t2c-search --work runs/emb-he-t2c --threads 1 \\
-        --train-args "--epochs 1 --lr 1e-4 --max-length 128 --dev-split none"   # the README's best setting
+        --train-args "--epochs 1 --lr 1e-4 --max-length 128 --retrieval-max-length 128 --dev-split none"   # the README's best setting
     python benchmarks/bench_train_embedder.py --train-data data/mbpp --split train --work runs/emb-mbpp \\
         --eval data/he:all --eval data/hep-cpp:all          # transfer: train on MBPP, evaluate on HumanEval(Pack)
     python benchmarks/bench_train_embedder.py ... --rerank ce:models/he-ce/model   # the cross-encoder on top of both
