@@ -237,7 +237,8 @@ def code_to_code(items: Sequence[VerifiedTask], *, constraint: str | None, subty
     ``subtype`` ``rewrite`` (``c2c-rewrite``): every passing program that is not a canonical one is
     a query instead, judged against the rest of its problem's pool in the same way; the canonical
     program is then a positive and its mutants are hard negatives that are not edits of the query."""
-    task_name = "c2c-rewrite" if subtype == "rewrite" else "c2c"
+    rewrites = subtype == "rewrite"
+    task_name = f"c2c-{subtype}" if subtype else "c2c"
     folder = _Folder.empty()
     pools: dict[str, list[Document]] = defaultdict(list)
     for item in items:
@@ -246,27 +247,23 @@ def code_to_code(items: Sequence[VerifiedTask], *, constraint: str | None, subty
                 kept = folder.add(document)
                 if kept.problem == document.problem and kept not in pools[kept.problem]:
                     pools[kept.problem].append(kept)
-    anchors = 0
     asked: set[str] = set()
     for item in items:
-        if not item.has_canonical and subtype != "rewrite":
-            continue
         task = item.task
         problem = problem_of(task)
-        for anchor, text in _code_queries(item, rewrites=subtype == "rewrite"):
+        for anchor, text in _code_queries(item, rewrites=rewrites):
             if anchor in asked:
                 continue  # the same program text is already another task's query
             judged = [(d.id, d.grade) for d in pools.get(problem, []) if d.id != anchor]
             if not any(grade == 2 for _, grade in judged):
                 continue
-            anchors += 1
             asked.add(anchor)
             folder.queries.append(Query(anchor, text, task.task_id, problem, task_name, subtype, task.language, constraint or "any"))
             folder.qrels.extend((anchor, d, grade) for d, grade in judged)
     name = folder_name(task_name, constraint) if constraint and _single(items) == "multi" else task_name
     facts: dict[str, object] = {"constraint": constraint or "any"}
-    if subtype == "rewrite":
+    if rewrites:
         facts["problems_with_a_query"] = len({q.problem for q in folder.queries})
     else:
-        facts["anchors_without_a_positive"] = sum(1 for v in items if v.has_canonical) - anchors
+        facts["anchors_without_a_positive"] = sum(1 for v in items if v.has_canonical) - len(folder.queries)
     return folder.records(name, task_name, constraint or _single(items), facts)
