@@ -12,17 +12,18 @@ INFINITY_STAMP := $(INFINITY_VENV)/.installed
 
 .PHONY: demo test test-all setup system-deps bench clean
 
-# bubblewrap (the sandbox) and the toolchains of the oracle's other languages, from Debian, when
-# run as root; without root (or without apt) the oracle falls back to a weaker isolation level and
-# a language whose toolchain is missing says which package to install
-DEBIAN_PACKAGES := bubblewrap chromium chromium-driver g++ libboost-dev libssl-dev default-jdk-headless golang-go golang-github-stretchr-testify-dev nodejs ruby php-cli php-mbstring librust-regex-dev librust-rand-dev librust-md5-dev
+# bubblewrap (the sandbox), the toolchains of the oracle's other languages and Chromium, from
+# Debian (requirements/debian.txt), when run as root; without root (or without apt) `execir doctor`
+# (run first by `make test`) says which piece is missing and which package brings it
+HERE := $(dir $(abspath $(lastword $(MAKEFILE_LIST))))
+DEBIAN_PACKAGES := $(shell grep -v '^[[:space:]]*\#' $(HERE)requirements/debian.txt)
 system-deps:
 	@if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
 		missing=""; for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 		if [ -n "$$missing" ]; then \
 			echo "installing Debian packages:$$missing"; \
-			(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null) || \
-			echo "warning: could not install$$missing; the oracle falls back to a weaker isolation level or reports the missing toolchain"; \
+			(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/tmp/execir-apt.log 2>&1 || { tail -20 /tmp/execir-apt.log; false; }) || \
+			{ echo "error: could not install$$missing (apt-get failed above); \`execir doctor\` lists what is missing"; exit 1; }; \
 		fi; \
 	fi
 	@# one HumanEval-X JavaScript task requires the npm package js-md5 (no Debian package carries it)

@@ -42,7 +42,7 @@ from execir.execute.cache import VerdictCache
 from execir.execute.evidence import Raw
 from execir.execute.jobs import IN_PROCESS, JUDGED_OUTSIDE, LABEL_INTEGRITY, ORACLE_VERSION, Admission, ExecResult, Job
 from execir.execute.limits import Limits, policy
-from execir.execute.runtimes import Toolchain
+from execir.execute.runtimes import Toolchain, ToolchainMissing
 from execir.execute.safe_text import printable
 from execir.execute.sandbox import cgroups, cpus, hostcheck, isolation, reclaim, uids
 from execir.execute.sandbox.seccomp_filter import build_bpf
@@ -103,6 +103,7 @@ class Oracle:
         self.layers: list[str] = []
         self._host_dir = ""
         self._toolchains: dict[str, Toolchain] = {}
+        self._unready: dict[str, ToolchainMissing] = {}
         self._recordings = split.Recordings()
         self._pool: ThreadPoolExecutor | None = None
         """Lives as long as the slots: a slot restarted from a worker thread starts bwrap with
@@ -307,11 +308,20 @@ class Oracle:
 
     def toolchain(self, language: str) -> Toolchain:
         """The toolchain of a non-Python language, discovered once (ToolchainMissing names the
-        Debian package; other languages keep working)."""
+        Debian package; other languages keep working). A language that is missing or not ready
+        (:class:`ToolchainNotReady`: a piece that could not be prepared) is reported once on
+        stderr and raises the same error for every later job: it runs nothing."""
         with self._lock:
+            if language in self._unready:
+                raise self._unready[language]
             found = self._toolchains.get(language)
             if found is None:
-                found = self._toolchains[language] = runtimes.runtime(language).discover()
+                try:
+                    found = self._toolchains[language] = runtimes.runtime(language).discover()
+                except ToolchainMissing as exc:
+                    self._unready[language] = exc
+                    print(f"execir: {exc}", file=sys.stderr, flush=True)
+                    raise
             return found
 
     def _execute_on(self, slot: Slot, job: Job) -> tuple[ExecResult, bool]:

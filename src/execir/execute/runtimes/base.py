@@ -64,6 +64,40 @@ class ToolchainMissing(ExecIRError):
     """A language's compiler or interpreter is not installed (the message names the package)."""
 
 
+class ToolchainNotReady(ToolchainMissing):
+    """A language's toolchain is installed but a piece the runtime prepares at discovery (a crate
+    build, a prebuilt archive, a precompiled header, the codec library) could not be prepared. The
+    message names the piece, the failing command and its last output lines, and the packages to
+    install; the language then runs nothing (no ERROR verdicts on correct programs)."""
+
+
+TAIL_LINES = 12
+"""How many of a failing preparation command's last output lines a :class:`ToolchainNotReady` quotes."""
+
+
+def not_ready(language: str, piece: str, packages: Iterable[str], argv: Iterable[str] = (), output: str = "") -> ToolchainNotReady:
+    """The :class:`ToolchainNotReady` of ``language``: ``piece`` could not be prepared (``argv``:
+    the command that failed, ``output``: what it printed); ``packages``: what to install."""
+    lines = [f"{language}: not ready: {piece}"]
+    command = " ".join(shlex.quote(a) for a in argv)
+    if command:
+        lines.append(f"  command: {command}")
+    tail = [line.rstrip() for line in output.splitlines() if line.strip()][-TAIL_LINES:]
+    if tail:
+        lines.append("  last lines:")
+        lines += [f"    {line}" for line in tail]
+    wanted = " ".join(packages)
+    if wanted:
+        lines.append(f"  install: apt-get install --no-install-recommends {wanted} (make does this when run as root; `execir doctor` checks it)")
+    return ToolchainNotReady("\n".join(lines))
+
+
+def output_of(done: subprocess.CompletedProcess[str] | subprocess.CompletedProcess[bytes]) -> str:
+    """A finished command's stdout and stderr as text (for :func:`not_ready`)."""
+    parts = [done.stdout, done.stderr]
+    return "\n".join(p.decode("utf-8", "replace") if isinstance(p, bytes) else p for p in parts if p)
+
+
 @dataclass(frozen=True)
 class Toolchain:
     """A discovered toolchain: absolute paths of its programs and one version line."""

@@ -79,7 +79,7 @@ import tempfile
 import threading
 
 from execir.execute.runtimes import cpp_source, cpp_split
-from execir.execute.runtimes.base import HIDE_NONCE, NONCE_FILE, Plan, Profile, Runtime, Toolchain, harness_source, remove_first, root_owned
+from execir.execute.runtimes.base import HIDE_NONCE, NONCE_FILE, Plan, Profile, Runtime, Toolchain, harness_source, not_ready, output_of, remove_first, root_owned
 
 PRELUDE_HEADERS = ("stdlib.h", "algorithm", "math.h", "stdio.h", "vector", "string", "climits", "cstring", "iostream")
 """CodeGeeX's IMPORT_HELPER["cpp"]: the headers its HumanEval-X harness puts before every program."""
@@ -141,7 +141,8 @@ _key_locks: dict[str, threading.Lock] = {}
 
 def _build_pch(gxx: str, version: str, name: str, header_text: str | None, system_header: str | None, flags: tuple[str, ...]) -> str | None:
     """Build (once per compiler, flags and header) ``PCH_ROOT/<key>/<name>.gch`` as root; the
-    directory to put first on the include path, or None (not root, or the build failed)."""
+    directory to put first on the include path, or None (not root: GCC then reads the plain
+    header); :class:`ToolchainNotReady` when the header does not compile."""
     if os.geteuid() != 0:
         return None
     key = hashlib.sha256(repr((version, gxx, name, header_text, system_header, flags)).encode()).hexdigest()[:16]
@@ -160,10 +161,11 @@ def _build_pch(gxx: str, version: str, name: str, header_text: str | None, syste
             source = target
         else:
             source = str(system_header)
-        done = subprocess.run([gxx, *flags, "-x", "c++-header", source, "-o", target + ".gch"], capture_output=True, timeout=300)
+        argv = [gxx, *flags, "-x", "c++-header", source, "-o", target + ".gch"]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=300)
         if done.returncode != 0:
             shutil.rmtree(work, ignore_errors=True)
-            return None
+            raise not_ready("cpp", f"the precompiled header of {name} does not compile", ("g++",), argv, output_of(done))
         for root, _dirs, files in os.walk(work):
             os.chmod(root, 0o755)
             for entry in files:
@@ -172,8 +174,8 @@ def _build_pch(gxx: str, version: str, name: str, header_text: str | None, syste
             os.rename(work, final)
         except OSError:  # another oracle built it first
             shutil.rmtree(work, ignore_errors=True)
-    except (OSError, subprocess.SubprocessError):
-        return None
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise not_ready("cpp", f"the precompiled header of {name} could not be built in {PCH_ROOT} ({exc})", ()) from exc
     return final if root_owned(final, resolve=True) else None
 
 

@@ -60,7 +60,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from execir.execute.runtimes.base import CALLS_FILE, RESULTS_FILE, Plan, Profile, Runtime, Toolchain, harness_source, remove_first
+from execir.execute.runtimes.base import CALLS_FILE, RESULTS_FILE, Plan, Profile, Runtime, Toolchain, harness_source, not_ready, output_of, remove_first
 
 PREPARED_ROOT = Path("/usr/local/lib/execir-go")
 """Trusted, read-only builds of testify and its dependencies, one directory per key."""
@@ -245,9 +245,10 @@ def _goenv(go: str, env: dict[str, str], name: str) -> str:
 def _library_sources(go: str, env: dict[str, str]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """Import path, directory and Go files of each library, in dependency order (``go list``)."""
     template = '{{.ImportPath}}\t{{.Dir}}\t{{join .GoFiles " "}}\t{{.Standard}}'
-    done = subprocess.run([go, "list", "-deps", "-f", template, LIBRARIES[-1]], capture_output=True, text=True, env=env, timeout=120)
+    argv = [go, "list", "-deps", "-f", template, LIBRARIES[-1]]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
     if done.returncode != 0:
-        return ()
+        raise not_ready("go", f"testify ({LIBRARIES[-1]}) is not in {GOPATH}", ("golang-github-stretchr-testify-dev",), argv, output_of(done))
     found = []
     for line in done.stdout.splitlines():
         path, directory, names, standard = line.split("\t")
@@ -279,7 +280,10 @@ def build_libraries(target: Path, paths: dict[str, str], std_cfg: str, sources: 
             cfg.write_text(std_cfg + building)
             archive = target / f"{number}.a"
             argv = [paths["compile"], "-c=1", "-complete", "-importcfg", str(cfg), "-pack", "-p", package, "-o", str(work / f"{number}.a")]
-            subprocess.run([*argv, *(f"{directory}/{name}" for name in names)], check=True, capture_output=True, timeout=300)
+            argv += [f"{directory}/{name}" for name in names]
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+            if done.returncode != 0:
+                raise not_ready("go", f"the prebuilt archive of {package} does not compile", ("golang-go", "golang-github-stretchr-testify-dev"), argv, output_of(done))
             libs += f"packagefile {package}={archive}\n"
             building += f"packagefile {package}={work / f'{number}.a'}\n"
         (work / "importcfg").unlink()

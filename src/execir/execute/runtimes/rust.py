@@ -57,11 +57,15 @@ import tempfile
 import threading
 
 from execir.execute.runtimes import rust_source
-from execir.execute.runtimes.base import HIDE_NONCE, NONCE_FILE, Plan, Profile, Runtime, Toolchain, ToolchainMissing, harness_source, remove_first, root_owned
+from execir.execute.runtimes.base import HIDE_NONCE, NONCE_FILE, Plan, Profile, Runtime, Toolchain, ToolchainMissing, harness_source, not_ready, remove_first, root_owned
 
 CACHE_ROOT = "/var/cache/execir-rust"
 CRATES = {"rand": "0.8", "regex": "1", "md5": "0.7"}
 """The crates HumanEval-X's Rust prompts import, with the versions Debian packages."""
+CRATE_PACKAGES = {"rand": "librust-rand-dev", "regex": "librust-regex+default-dev", "md5": "librust-md5-dev"}
+"""The Debian package that brings each crate with its default features (``librust-regex-dev``
+alone lacks the optional ``aho-corasick`` and ``memchr`` its default features need; the others
+provide their ``+default`` feature themselves)."""
 DEBIAN_REGISTRY = "/usr/share/cargo/registry"
 FLAGS = ("--edition", "2021", "-C", "opt-level=0", "-C", "debuginfo=0", "-A", "warnings")
 PROGRAM_FLAGS = ("--crate-type", "rlib", "--crate-name", "execir_program", "--cfg", "test", "-F", "unsafe_code")
@@ -92,7 +96,7 @@ def find_rustc() -> tuple[str, str]:
             if root is not None:
                 return os.path.join(root, "bin", "rustc"), root
     raise ToolchainMissing(
-        "rust: rustc not found; install a Rust toolchain (rustup, or Debian rustc) and the crates librust-rand-dev librust-regex-dev librust-md5-dev"
+        "rust: rustc not found; install a Rust toolchain (rustup, or Debian rustc) and the crates " + " ".join(CRATE_PACKAGES.values())
     )
 
 
@@ -128,48 +132,67 @@ def mirror(rustc: str, root: str, version: str) -> str:
     return target if os.path.isfile(target) and root_owned(final, resolve=True) else rustc
 
 
+def crate_project(work: str) -> None:
+    """Write into ``work`` the cargo project whose build is the prebuilt crates: :data:`CRATES` as
+    dependencies, crates.io replaced by Debian's directory source :data:`DEBIAN_REGISTRY`."""
+    os.makedirs(os.path.join(work, "src"), exist_ok=True)
+    os.makedirs(os.path.join(work, ".cargo"), exist_ok=True)
+    deps = "".join(f'{name} = "{version}"\n' for name, version in CRATES.items())
+    files = {
+        "Cargo.toml": f'[package]\nname = "execir_crates"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\n{deps}',
+        "src/lib.rs": "",
+        ".cargo/config.toml": f'[source.crates-io]\nreplace-with = "debian"\n[source.debian]\ndirectory = "{DEBIAN_REGISTRY}"\n',
+    }
+    for name, text in files.items():
+        with open(os.path.join(work, name), "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+
+def cargo_of(rustc: str) -> str:
+    """The ``cargo`` beside ``rustc``."""
+    return os.path.join(os.path.dirname(rustc), "cargo")
+
+
 def crates(rustc: str, version: str) -> dict[str, str]:
     """``--extern`` and ``-L`` arguments of the prebuilt crates, by name (``"-L"``: the deps
-    folder); empty when they cannot be built (not root, Debian's sources missing, a failed build)."""
-    cargo = os.path.join(os.path.dirname(rustc), "cargo")
-    if os.geteuid() != 0 or not os.path.isdir(DEBIAN_REGISTRY) or not os.access(cargo, os.X_OK):
-        return {}
+    folder), built once by a root oracle. :class:`ToolchainNotReady` (naming the packages, and the
+    failing build's last lines) when they are not built and cannot be: Debian's sources missing, no
+    ``cargo``, a failed build, or not root (the cache must be root's; a root ``execir doctor`` or
+    ``make`` builds it)."""
+    cargo = cargo_of(rustc)
+    if not os.path.isdir(DEBIAN_REGISTRY):
+        raise not_ready("rust", f"the crates {', '.join(CRATES)} (Debian's sources, {DEBIAN_REGISTRY}, are missing)", CRATE_PACKAGES.values())
     listing = sorted(os.listdir(DEBIAN_REGISTRY))
+    absent = [name for name in CRATES if not any(entry.startswith(name + "-") and entry[len(name) + 1 : len(name) + 2].isdigit() for entry in listing)]
+    if absent:
+        missing = [CRATE_PACKAGES[name] for name in absent]
+        raise not_ready("rust", f"the crate source of {', '.join(absent)} is not in {DEBIAN_REGISTRY}", missing)
     key = hashlib.sha256(repr((version, rustc, listing, CRATES)).encode()).hexdigest()[:16]
     final = os.path.join(CACHE_ROOT, key)
     index = os.path.join(final, "crates.json")
     with _lock:
         if not (os.path.isfile(index) and root_owned(final, resolve=True)):
+            if os.geteuid() != 0:
+                raise not_ready("rust", f"the crates {', '.join(CRATES)} are not prebuilt yet (a root oracle builds them into {CACHE_ROOT}: run `execir doctor` once as root)", ())
+            if not os.access(cargo, os.X_OK):
+                raise not_ready("rust", f"cargo not found beside {rustc} (it builds the crates {', '.join(CRATES)})", ("cargo",))
             _build_crates(cargo, rustc, final)
-        if not (os.path.isfile(index) and root_owned(final, resolve=True)):
-            return {}
         with open(index, encoding="utf-8") as handle:
             found: dict[str, str] = json.load(handle)
     return found
 
 
 def _build_crates(cargo: str, rustc: str, final: str) -> None:
+    """Build the crates into ``final`` (atomically), or raise :class:`ToolchainNotReady` with the
+    build's last lines."""
     os.makedirs(CACHE_ROOT, mode=0o755, exist_ok=True)
     os.chmod(CACHE_ROOT, 0o755)
     work = tempfile.mkdtemp(prefix=".build-", dir=CACHE_ROOT)
+    argv = [cargo, "build", "--offline", "--release", "--message-format=json"]
     try:
-        os.makedirs(os.path.join(work, "src"))
-        os.makedirs(os.path.join(work, ".cargo"))
-        deps = "".join(f'{name} = "{version}"\n' for name, version in CRATES.items())
-        files = {
-            "Cargo.toml": f'[package]\nname = "execir_crates"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\n{deps}',
-            "src/lib.rs": "",
-            ".cargo/config.toml": f'[source.crates-io]\nreplace-with = "debian"\n[source.debian]\ndirectory = "{DEBIAN_REGISTRY}"\n',
-        }
-        for name, text in files.items():
-            with open(os.path.join(work, name), "w", encoding="utf-8") as handle:
-                handle.write(text)
+        crate_project(work)
         env = dict(os.environ, RUSTC=rustc, CARGO_HOME=os.path.join(work, "home"), CARGO_TARGET_DIR=os.path.join(work, "target"))
-        done = subprocess.run(
-            [cargo, "build", "--offline", "--release", "--message-format=json"], cwd=work, env=env, capture_output=True, text=True, timeout=900
-        )
-        if done.returncode != 0:
-            return
+        done = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=900)
         found: dict[str, str] = {}
         for line in done.stdout.splitlines():
             message = json.loads(line) if line.startswith("{") else {}
@@ -178,6 +201,9 @@ def _build_crates(cargo: str, rustc: str, final: str) -> None:
                 rlib = next((f for f in message.get("filenames", []) if f.endswith(".rlib")), None)
                 if rlib:
                     found[target["name"]] = rlib.replace(work, final, 1)
+        if done.returncode != 0 or set(found) != set(CRATES):
+            rendered = [json.loads(line).get("message", {}).get("rendered", "") for line in done.stdout.splitlines() if line.startswith("{")]
+            raise not_ready("rust", f"the offline build of the crates {', '.join(CRATES)} failed", CRATE_PACKAGES.values(), argv, done.stderr + "".join(rendered))
         found["-L"] = os.path.join(final, "target", "release", "deps")
         with open(os.path.join(work, "crates.json"), "w", encoding="utf-8") as handle:
             json.dump(found, handle)
@@ -186,9 +212,12 @@ def _build_crates(cargo: str, rustc: str, final: str) -> None:
             os.chmod(root, 0o755)
             for entry in names:
                 os.chmod(os.path.join(root, entry), 0o644)
-        os.rename(work, final)
-    except (OSError, subprocess.SubprocessError, ValueError):
-        pass
+        try:
+            os.rename(work, final)
+        except OSError:  # another oracle built it first
+            pass
+    except (OSError, subprocess.SubprocessError, ValueError) as exc:
+        raise not_ready("rust", f"the offline build of the crates {', '.join(CRATES)} failed ({exc})", CRATE_PACKAGES.values(), argv) from exc
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -253,9 +282,7 @@ class RustRuntime(Runtime):
         paths["crates"] = json.dumps(crates(host_rustc, version), sort_keys=True)
         from execir.execute.runtimes.rust_split import wire_library
 
-        wire = wire_library(rustc, version)
-        if wire:
-            paths["wire"] = wire
+        paths["wire"] = wire_library(rustc, version)
         return Toolchain(self.name, version, paths)
 
     def rustc(self, toolchain: Toolchain, *flags: str) -> list[str]:
@@ -298,7 +325,7 @@ class RustRuntime(Runtime):
 RUNTIME = RustRuntime(
     "rust",
     (".rs",),
-    ("rustc", "gcc", "librust-rand-dev", "librust-regex-dev", "librust-md5-dev"),
+    ("rustc", "gcc", *CRATE_PACKAGES.values()),
     Profile(address_space=False, nproc=128, compile_cpu_seconds=20.0, compile_wall_seconds=60.0),
     mounts=(CACHE_ROOT,),
 )

@@ -53,6 +53,8 @@ from execir.execute.runtimes.base import (
     Toolchain,
     harness_source,
     judge_executable_plan,
+    not_ready,
+    output_of,
     root_owned,
 )
 
@@ -176,37 +178,41 @@ def caller(found: rust_source.Signature) -> str:
     return "\n".join(lines)
 
 
-def wire_library(rustc: str, version: str) -> str | None:
-    """The codec's rlib, built once per toolchain as root into the crate cache (None: not root)."""
+def wire_library(rustc: str, version: str) -> str:
+    """The codec's rlib, built once per toolchain as root into the crate cache;
+    :class:`ToolchainNotReady` when it is not built and cannot be (not root, a failed build)."""
     from execir.execute.runtimes.rust import CACHE_ROOT, FLAGS
 
-    if os.geteuid() != 0:
-        return None
     key = hashlib.sha256(repr((version, rustc, WIRE)).encode()).hexdigest()[:16]
     final = os.path.join(CACHE_ROOT, "wire-" + key)
     target = os.path.join(final, "libexecir_wire.rlib")
     if os.path.isfile(target) and root_owned(final, resolve=True):
         return target
+    if os.geteuid() != 0:
+        raise not_ready("rust", f"the judged-outside codec library is not prebuilt yet (a root oracle builds it into {CACHE_ROOT}: run `execir doctor` once as root)", ())
+    argv = [rustc, *FLAGS, "-C", "opt-level=1", "--crate-type", "rlib", "--crate-name", "execir_wire", "wire.rs", "-o", "libexecir_wire.rlib"]
     os.makedirs(CACHE_ROOT, mode=0o755, exist_ok=True)
     work = tempfile.mkdtemp(prefix=".build-", dir=CACHE_ROOT)
     try:
         with open(os.path.join(work, "wire.rs"), "w", encoding="utf-8") as handle:
             handle.write(WIRE)
-        argv = [rustc, *FLAGS, "-C", "opt-level=1", "--crate-type", "rlib", "--crate-name", "execir_wire", "wire.rs", "-o", "libexecir_wire.rlib"]
-        if subprocess.run(argv, cwd=work, capture_output=True, timeout=300).returncode != 0:
-            return None
+        done = subprocess.run(argv, cwd=work, capture_output=True, text=True, timeout=300)
+        if done.returncode != 0:
+            raise not_ready("rust", "the judged-outside codec library does not compile", ("rustc",), argv, output_of(done))
         os.remove(os.path.join(work, "wire.rs"))
         os.chmod(work, 0o755)
         os.chmod(os.path.join(work, "libexecir_wire.rlib"), 0o644)
         try:
             os.rename(work, final)
-        except OSError:
+        except OSError:  # another oracle built it first
             pass
-    except (OSError, subprocess.SubprocessError):
-        return None
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise not_ready("rust", f"the judged-outside codec library could not be built ({exc})", (), argv) from exc
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return target if os.path.isfile(target) and root_owned(final, resolve=True) else None
+    if not (os.path.isfile(target) and root_owned(final, resolve=True)):
+        raise not_ready("rust", f"the judged-outside codec library in {final} is not root's", (), argv)
+    return target
 
 
 def _wire_args(toolchain: Toolchain) -> list[str] | None:
