@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "execir.train.embedder_commands",
     "execir.interop.commands",
     "execir.distributed.commands",
+    "execir.doctor.commands",
 )
 
 DESCRIPTION = "Build execution-verified code-retrieval benchmarks and evaluate retrievers on them."
@@ -37,6 +38,7 @@ EPILOG = """examples:
   execir eval data/he --retriever bm25 --out results/he
   execir exec --program P.py --tests T.py --entry-point NAME --json
   execir selftest                                      # the oracle's adversarial suite
+  execir doctor                                        # what this machine lacks, and what to install
 
 Run 'execir COMMAND --help' for a command's options."""
 
