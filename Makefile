@@ -1,6 +1,6 @@
 # Two commands do everything on a fresh machine:
 #   make demo   build the HumanEval benchmark and evaluate bm25, dense and hybrid (prints the report)
-#   make test   lint (ruff), type-check (mypy), check the collected-test floor, run the fast test suite
+#   make test   execir doctor (what is missing), lint (ruff), type-check (mypy), the collected-test floor, the fast test suite
 PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
@@ -10,13 +10,17 @@ STAMP := $(VENV)/.installed
 INFINITY_VENV := .venv-infinity
 INFINITY_STAMP := $(INFINITY_VENV)/.installed
 
-.PHONY: demo test test-all setup system-deps bench clean
+.PHONY: demo test test-all setup system-deps debian-packages bench clean
 
 # bubblewrap (the sandbox), the toolchains of the oracle's other languages and Chromium, from
 # Debian (requirements/debian.txt), when run as root; without root (or without apt) `execir doctor`
 # (run first by `make test`) says which piece is missing and which package brings it
 HERE := $(dir $(abspath $(lastword $(MAKEFILE_LIST))))
 DEBIAN_PACKAGES := $(shell grep -v '^[[:space:]]*\#' $(HERE)requirements/debian.txt)
+# the list system-deps installs (tests/test_debian_packages.py checks it against what the runtimes read)
+debian-packages:
+	@echo $(DEBIAN_PACKAGES)
+
 system-deps:
 	@if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
 		missing=""; for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -57,8 +61,10 @@ setup: system-deps $(STAMP) $(INFINITY_STAMP)
 demo: setup
 	$(BIN)/execir run
 
-# lint, types, the collected-test floor (tests/MIN_COLLECTED), then the fast suite
+# what is missing first (execir doctor: every language judged outside, the sandbox, the extras the
+# tests use), then lint, types, the collected-test floor (tests/MIN_COLLECTED) and the fast suite
 test: setup
+	$(BIN)/execir doctor --require-extras
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m tests.check_collected

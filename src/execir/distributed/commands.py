@@ -16,8 +16,10 @@ CHECK_EPILOG = """examples:
   execir ray check --ray local           # this machine as a one-node cluster
 
 Starts one oracle host on every alive node offering the resource execir_sandbox and prints each one's isolation, \
-toolchains, versions and slots, then whether a --ray run would be refused. Exit status: 0 when the hosts agree \
-(same oracle, isolation, runtime, versions; bwrap or unshare), 1 otherwise, 2 on a usage error or an unreachable cluster."""
+toolchains, versions and slots, runs `execir doctor` on each (every language judged outside on that node; --json \
+holds each node's full report), then whether a --ray run would be refused. Exit status: 0 when the hosts agree \
+(same oracle, isolation, runtime, versions; bwrap or unshare) and no node lacks a language, 1 otherwise, 2 on a \
+usage error or an unreachable cluster."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,17 +48,26 @@ def run_check(args: argparse.Namespace) -> int:
     try:
         oracle.launch()
         hosts = []
+        # every node's `execir doctor` at once (its languages judged outside; its level is compared below)
+        pending = {host.label: host.actor.doctor.remote() for host in oracle.hosts if "error" not in host.facts}
         for host in oracle.hosts:
             facts = dict(host.facts)
-            if "error" not in facts:
-                facts["toolchains"] = oracle._ray.get(host.actor.toolchains.remote())
+            if host.label in pending:
+                facts["doctor"] = oracle._ray.get(pending[host.label])
+                facts["toolchains"] = facts["doctor"]["toolchains"]
             hosts.append({"host": host.label, **facts})
         problems = oracle.problems()
+        missing = [
+            f"{item['host']}: {check['name']} ({check['fix']})"
+            for item in hosts
+            for check in item.get("doctor", {}).get("checks", [])
+            if check["status"] != "ok" and check["required"] and check["area"] != "sandbox"
+        ]
         distributed = oracle.distributed_facts()
     finally:
         oracle.close()
     if args.json:
-        print(json.dumps({"hosts": hosts, "refused": problems, "nodes": distributed["nodes"], "ray": distributed["ray_version"]}, indent=2))
+        print(json.dumps({"hosts": hosts, "refused": problems, "missing": missing, "nodes": distributed["nodes"], "ray": distributed["ray_version"]}, indent=2))
     else:
         print(f"ray {distributed['ray_version']}: {distributed['nodes']} alive nodes, {len(hosts)} sandbox hosts")
         for item in hosts:
@@ -70,5 +81,12 @@ def run_check(args: argparse.Namespace) -> int:
             python = f"python {runtime['python_host']} (sandbox {runtime['python_sandbox']})"
             print(f"  versions: execir {item['execir']}, {item['oracle_version']}, ray {item['ray']}, {python}, {runtime['bwrap'] or 'no bwrap'}")
             print("  toolchains: " + "; ".join(f"{name} {version}" for name, version in item["toolchains"].items()))
+            doctor = item["doctor"]
+            print(
+                f"  doctor: {len(doctor['checks']) - doctor['gaps']} of {len(doctor['checks'])} checks ok"
+                + ("" if doctor["ok"] else f", {doctor['gaps']} missing")
+            )
+        for line in missing:
+            print(f"  MISSING {line}")
         print("refused: " + " | ".join(problems) if problems else "ok: the hosts agree; a --ray run would use them")
-    return 1 if problems else 0
+    return 1 if problems or missing else 0

@@ -109,6 +109,14 @@ class OracleHost:
                 found[name] = version if state == "ok" else f"missing: {version}"
         return found
 
+    def doctor(self) -> dict[str, Any]:
+        """``execir doctor --json`` on this node, through its own oracle (its sandbox level, every
+        language judged outside, the extras)."""
+        from execir.doctor.checks import diagnose_with
+
+        oracle = self._require()
+        return self._call(lambda: diagnose_with(oracle).as_json())
+
     def run_batch(self, groups: Sequence[Group]) -> list[list[ExecResult]]:
         """Each program of ``groups`` run its number of times; one list of results per program, in order."""
         oracle = self._require()

@@ -9,7 +9,7 @@ import importlib.util
 import os
 import shutil
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from execir.doctor.probes import PROBES, Probe
@@ -165,6 +165,17 @@ def check_extras() -> list[Check]:
     ]
 
 
+def diagnose_with(oracle: Oracle, *, languages: Sequence[str] = LANGUAGES, extras: bool = True, require_extras: bool = False) -> Report:
+    """Every check, through a started ``oracle`` (``execir ray check`` runs this on each node);
+    ``require_extras`` makes a missing extra a gap too (``make test`` needs them)."""
+    checks = [check_sandbox(oracle.isolation)]
+    found, versions = check_languages(oracle, languages)
+    checks += found
+    if extras:
+        checks += [replace(check, required=True) if require_extras else check for check in check_extras()]
+    return Report(tuple(checks), oracle.isolation, versions)
+
+
 def diagnose(
     *,
     languages: Sequence[str] = LANGUAGES,
@@ -173,17 +184,9 @@ def diagnose(
     oracle_factory: Callable[[OracleConfig], Oracle] = Oracle,
     workers: int = 2,
 ) -> Report:
-    """Every check; ``require_extras`` makes a missing extra a gap too (``make test`` needs them)."""
-    config = OracleConfig(workers=workers, isolation="auto", progress=False)
-    with oracle_factory(config) as oracle:
-        checks = [check_sandbox(oracle.isolation)]
-        found, versions = check_languages(oracle, languages)
-        checks += found
-        isolation = oracle.isolation
-    if extras:
-        checks += [check if not require_extras else Check(check.area, check.name, check.status, check.detail, check.fix, True) for check in check_extras()]
-    return Report(tuple(checks), isolation, versions)
+    """:func:`diagnose_with` an oracle of its own (``auto`` isolation: the strongest that starts)."""
+    with oracle_factory(OracleConfig(workers=workers, isolation="auto", progress=False)) as oracle:
+        return diagnose_with(oracle, languages=languages, extras=extras, require_extras=require_extras)
 
 
-__all__ = ["ABSENT", "GAP", "OK", "Check", "Report", "check_extras", "check_languages", "check_sandbox", "diagnose", "probe_check"]
-
+__all__ = ["ABSENT", "GAP", "OK", "Check", "Report", "check_extras", "check_languages", "check_sandbox", "diagnose", "diagnose_with", "probe_check"]

@@ -7,8 +7,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from execir.execute.attacks import adversarial, adversarial_cpp_split, adversarial_go, adversarial_java, adversarial_js, adversarial_php, adversarial_ruby
-from execir.execute.attacks import adversarial_rust, adversarial_ts
+from execir.execute.attacks import (
+    adversarial,
+    adversarial_cpp_split,
+    adversarial_go,
+    adversarial_java,
+    adversarial_js,
+    adversarial_php,
+    adversarial_ruby,
+    adversarial_rust,
+    adversarial_ts,
+)
 from execir.types import TestSuite, Verdict
 
 MD5_OF_ABC = "900150983cd24fb0d6963f7d28e17f72"
@@ -59,7 +68,15 @@ _PYTHON_TESTS = TestSuite("check", "def check(candidate):\n    assert candidate(
 
 PROBES: tuple[Probe, ...] = (
     *_pair("python", adversarial.ADD_OK, adversarial.WRONG, _PYTHON_TESTS, "add", adversarial.ADD_OK, "python3.11"),
-    *_pair("cpp", adversarial_cpp_split.ADD, adversarial_cpp_split.ADD.replace("a + b", "a - b"), adversarial_cpp_split.ADD_TESTS, "add", adversarial_cpp_split.ADD, "g++"),
+    *_pair(
+        "cpp",
+        adversarial_cpp_split.ADD,
+        adversarial_cpp_split.ADD.replace("a + b", "a - b"),
+        adversarial_cpp_split.ADD_TESTS,
+        "add",
+        adversarial_cpp_split.ADD,
+        "g++",
+    ),
     _library("cpp", "boost (boost::any)", _BOOST, _cpp_suite("int unbox(int x);\n", "    assert (unbox(4) == 4);\n"), "unbox", "libboost-dev"),
     _library(
         "cpp",
@@ -88,7 +105,14 @@ PROBES: tuple[Probe, ...] = (
         "golang-go golang-github-stretchr-testify-dev",
     ),
     *_pair("js", adversarial_js.OK, adversarial_js.WRONG, adversarial_js.TESTS, "add", adversarial_js.OK, "nodejs"),
-    _library("js", "the npm package js-md5", _JS_MD5, TestSuite("native", f"console.assert(digest('abc') === '{MD5_OF_ABC}')\n"), "digest", "npm install -g js-md5@0.8.3"),
+    _library(
+        "js",
+        "the npm package js-md5",
+        _JS_MD5,
+        TestSuite("native", f"console.assert(digest('abc') === '{MD5_OF_ABC}')\n"),
+        "digest",
+        "npm install -g js-md5@0.8.3",
+    ),
     *_pair("ruby", adversarial_ruby.OK, adversarial_ruby.OK.replace("a + b", "a - b"), adversarial_ruby.TESTS, "add", adversarial_ruby.OK, "ruby"),
     *_pair("php", adversarial_php.OK, adversarial_php.WRONG, adversarial_php.TESTS, "add", adversarial_php.OK, "php-cli"),
     _library("php", "mbstring", _PHP_MB, TestSuite("native", adversarial_php.mbxp_tests("width", [('"h\u00e9llo"', "5")])), "width", "php-mbstring"),

@@ -213,6 +213,13 @@ class Runtime:
         tests completed it writes the nonce line."""
         raise NotImplementedError
 
+    def system_files(self, toolchain: Toolchain) -> tuple[str, ...]:
+        """The files this runtime reads from the system's packages (programs, headers, libraries,
+        crate and module sources): ``tests/test_debian_packages.py`` checks that each one belongs
+        to a package ``make`` installs or to its ``Depends`` closure. By default the toolchain's
+        programs; runtimes add what they read besides."""
+        return tuple(sorted({value for value in toolchain.paths.values() if os.path.isabs(value) and os.path.isfile(value)}))
+
     # ---- helpers for subclasses -------------------------------------------------------------
     def require(self, *programs: str) -> dict[str, str]:
         """Absolute paths of ``programs`` on PATH, or :class:`ToolchainMissing` naming the packages."""

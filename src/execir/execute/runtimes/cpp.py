@@ -79,10 +79,24 @@ import tempfile
 import threading
 
 from execir.execute.runtimes import cpp_source, cpp_split
-from execir.execute.runtimes.base import HIDE_NONCE, NONCE_FILE, Plan, Profile, Runtime, Toolchain, harness_source, not_ready, output_of, remove_first, root_owned
+from execir.execute.runtimes.base import (
+    HIDE_NONCE,
+    NONCE_FILE,
+    Plan,
+    Profile,
+    Runtime,
+    Toolchain,
+    harness_source,
+    not_ready,
+    output_of,
+    remove_first,
+    root_owned,
+)
 
 PRELUDE_HEADERS = ("stdlib.h", "algorithm", "math.h", "stdio.h", "vector", "string", "climits", "cstring", "iostream")
 """CodeGeeX's IMPORT_HELPER["cpp"]: the headers its HumanEval-X harness puts before every program."""
+TASK_HEADERS = ("boost/any.hpp", "openssl/md5.h")
+"""Headers of libraries the public task sets include (HumanEval-X C++: ``boost::any``, OpenSSL's MD5)."""
 PRELUDE_NAME = "execir_prelude.h"
 PRELUDE = "".join(f"#include <{name}>\n" for name in PRELUDE_HEADERS)
 NATIVE_FLAGS = ("-std=c++11", "-O0", "-w", "-fPIC")
@@ -266,6 +280,14 @@ class CppRuntime(Runtime):
         if stdio:
             paths["pch-stdio"] = stdio
         return Toolchain(self.name, version, paths)
+
+    def system_files(self, toolchain: Toolchain) -> tuple[str, ...]:
+        """The programs, the prelude's headers, boost's and OpenSSL's headers and ``libcrypto.so``."""
+        gxx = toolchain.paths["g++"]
+        headers = [_system_header(gxx, name) for name in (*PRELUDE_HEADERS, *TASK_HEADERS)]
+        library = subprocess.run([gxx, "-print-file-name=libcrypto.so"], capture_output=True, text=True, timeout=60).stdout.strip()
+        found = [path for path in (*headers, library) if path and os.path.isabs(path)]
+        return tuple(sorted({*super().system_files(toolchain), *found}))
 
     def _gxx(self, toolchain: Toolchain, flags: tuple[str, ...], pch: str) -> list[str]:
         argv = [toolchain.paths["g++"], *flags, "-pipe"]

@@ -123,6 +123,11 @@ class GoRuntime(Runtime):
         ready = (prepared / "ok").exists()
         return GoToolchain(self.name, version, paths, std_cfg, str(prepared) if ready else "", () if ready else sources)
 
+    def system_files(self, toolchain: Toolchain) -> tuple[str, ...]:
+        """The programs and the Go files of testify and its dependencies under :data:`GOPATH`."""
+        sources = [str(path) for library in LIBRARIES for path in sorted(Path(GOPATH, "src", library).glob("*.go"))]
+        return tuple(sorted({*super().system_files(toolchain), *sources}))
+
     def native_plan(self, toolchain: Toolchain, program: str, tests: str) -> Plan:
         assert isinstance(toolchain, GoToolchain)
         return self.tests_plan(toolchain, {"main.go": program, "tests.go": tests}, tests, refuse_linkname=True)
@@ -283,7 +288,9 @@ def build_libraries(target: Path, paths: dict[str, str], std_cfg: str, sources: 
             argv += [f"{directory}/{name}" for name in names]
             done = subprocess.run(argv, capture_output=True, text=True, timeout=300)
             if done.returncode != 0:
-                raise not_ready("go", f"the prebuilt archive of {package} does not compile", ("golang-go", "golang-github-stretchr-testify-dev"), argv, output_of(done))
+                raise not_ready(
+                    "go", f"the prebuilt archive of {package} does not compile", ("golang-go", "golang-github-stretchr-testify-dev"), argv, output_of(done)
+                )
             libs += f"packagefile {package}={archive}\n"
             building += f"packagefile {package}={work / f'{number}.a'}\n"
         (work / "importcfg").unlink()

@@ -46,7 +46,7 @@ import os
 import subprocess
 
 from execir.execute.runtimes import php_split
-from execir.execute.runtimes.base import HIDE_NONCE, Plan, Profile, Runtime, Toolchain, harness_source
+from execir.execute.runtimes.base import HIDE_NONCE, Plan, Profile, Runtime, Toolchain, harness_source, not_ready
 from execir.execute.sandbox.trusted_runner import TrustedSpec
 
 PROGRAM = "program.php"
@@ -55,6 +55,8 @@ RUNNER_NAME = "execir_runner.php"
 RUNNER = harness_source("php_runner.php")
 EXTENSIONS = ("ctype", "iconv", "mbstring", "tokenizer", "calendar", "bcmath", "gmp", "intl")
 """Shared extensions loaded when the toolchain has them (with ``-n`` none is loaded otherwise)."""
+REQUIRED_EXTENSIONS = ("mbstring",)
+"""Extensions MBXP's PHP tasks call (``mb_*``): without them the language is not ready."""
 DISABLED = (
     "exec",
     "passthru",
@@ -108,8 +110,18 @@ class PhpRuntime(Runtime):
         version, extension_dir = (lines + ["unknown", ""])[:2]
         loaded = [name for name in EXTENSIONS if extension_dir and os.path.isfile(os.path.join(extension_dir, f"{name}.so"))]
         found = {name: name if extension_dir and os.path.isfile(os.path.join(extension_dir, f"{name}.so")) else "" for name in ("posix", "opcache")}
+        absent = [name for name in REQUIRED_EXTENSIONS if name not in loaded]
+        if absent:
+            where = extension_dir or "(php names no extension folder)"
+            raise not_ready("php", f"the extension(s) {', '.join(absent)} not in {where}", [f"php-{name}" for name in absent])
         paths = dict(paths, extension_dir=extension_dir, extensions=",".join(loaded), **found)
         return Toolchain(self.name, f"PHP {version} -n {' '.join(loaded)}", paths)
+
+    def system_files(self, toolchain: Toolchain) -> tuple[str, ...]:
+        """The programs and the shared extensions every run loads."""
+        folder = toolchain.paths["extension_dir"]
+        loaded = [os.path.join(folder, f"{name}.so") for name in toolchain.paths["extensions"].split(",") if name]
+        return tuple(sorted({*super().system_files(toolchain), *loaded}))
 
     @staticmethod
     def command(toolchain: Toolchain) -> tuple[str, ...]:

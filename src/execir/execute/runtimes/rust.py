@@ -49,6 +49,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import secrets
 import shlex
 import shutil
@@ -57,7 +58,19 @@ import tempfile
 import threading
 
 from execir.execute.runtimes import rust_source
-from execir.execute.runtimes.base import HIDE_NONCE, NONCE_FILE, Plan, Profile, Runtime, Toolchain, ToolchainMissing, harness_source, not_ready, remove_first, root_owned
+from execir.execute.runtimes.base import (
+    HIDE_NONCE,
+    NONCE_FILE,
+    Plan,
+    Profile,
+    Runtime,
+    Toolchain,
+    ToolchainMissing,
+    harness_source,
+    not_ready,
+    remove_first,
+    root_owned,
+)
 
 CACHE_ROOT = "/var/cache/execir-rust"
 CRATES = {"rand": "0.8", "regex": "1", "md5": "0.7"}
@@ -95,9 +108,7 @@ def find_rustc() -> tuple[str, str]:
             root = _sysroot(candidate)
             if root is not None:
                 return os.path.join(root, "bin", "rustc"), root
-    raise ToolchainMissing(
-        "rust: rustc not found; install a Rust toolchain (rustup, or Debian rustc) and the crates " + " ".join(CRATE_PACKAGES.values())
-    )
+    raise ToolchainMissing("rust: rustc not found; install a Rust toolchain (rustup, or Debian rustc) and the crates " + " ".join(CRATE_PACKAGES.values()))
 
 
 def mirror(rustc: str, root: str, version: str) -> str:
@@ -173,7 +184,11 @@ def crates(rustc: str, version: str) -> dict[str, str]:
     with _lock:
         if not (os.path.isfile(index) and root_owned(final, resolve=True)):
             if os.geteuid() != 0:
-                raise not_ready("rust", f"the crates {', '.join(CRATES)} are not prebuilt yet (a root oracle builds them into {CACHE_ROOT}: run `execir doctor` once as root)", ())
+                raise not_ready(
+                    "rust",
+                    f"the crates {', '.join(CRATES)} are not prebuilt yet (a root oracle builds them into {CACHE_ROOT}: run `execir doctor` once as root)",
+                    (),
+                )
             if not os.access(cargo, os.X_OK):
                 raise not_ready("rust", f"cargo not found beside {rustc} (it builds the crates {', '.join(CRATES)})", ("cargo",))
             _build_crates(cargo, rustc, final)
@@ -203,7 +218,9 @@ def _build_crates(cargo: str, rustc: str, final: str) -> None:
                     found[target["name"]] = rlib.replace(work, final, 1)
         if done.returncode != 0 or set(found) != set(CRATES):
             rendered = [json.loads(line).get("message", {}).get("rendered", "") for line in done.stdout.splitlines() if line.startswith("{")]
-            raise not_ready("rust", f"the offline build of the crates {', '.join(CRATES)} failed", CRATE_PACKAGES.values(), argv, done.stderr + "".join(rendered))
+            raise not_ready(
+                "rust", f"the offline build of the crates {', '.join(CRATES)} failed", CRATE_PACKAGES.values(), argv, done.stderr + "".join(rendered)
+            )
         found["-L"] = os.path.join(final, "target", "release", "deps")
         with open(os.path.join(work, "crates.json"), "w", encoding="utf-8") as handle:
             json.dump(found, handle)
@@ -284,6 +301,21 @@ class RustRuntime(Runtime):
 
         paths["wire"] = wire_library(rustc, version)
         return Toolchain(self.name, version, paths)
+
+    def system_files(self, toolchain: Toolchain) -> tuple[str, ...]:
+        """The programs and the manifest of every crate source the prebuilt crates' build resolved
+        (its ``Cargo.lock``: the crates and the optional dependencies their default features pull)."""
+        listed = json.loads(toolchain.paths.get("crates", "{}"))
+        found: set[str] = set()
+        if listed:
+            lock = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(listed["-L"]))), "Cargo.lock")
+            with open(lock, encoding="utf-8") as handle:
+                text = handle.read()
+            for name, version in re.findall(r'\[\[package\]\]\nname = "([^"]+)"\nversion = "([^"]+)"', text):
+                manifest = os.path.join(DEBIAN_REGISTRY, f"{name}-{version}", "Cargo.toml")
+                if os.path.isfile(manifest):
+                    found.add(manifest)
+        return tuple(sorted({*super().system_files(toolchain), *found}))
 
     def rustc(self, toolchain: Toolchain, *flags: str) -> list[str]:
         return [toolchain.paths["rustc"], *flags, *extern_args(toolchain)]

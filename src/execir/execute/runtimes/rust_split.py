@@ -189,7 +189,9 @@ def wire_library(rustc: str, version: str) -> str:
     if os.path.isfile(target) and root_owned(final, resolve=True):
         return target
     if os.geteuid() != 0:
-        raise not_ready("rust", f"the judged-outside codec library is not prebuilt yet (a root oracle builds it into {CACHE_ROOT}: run `execir doctor` once as root)", ())
+        raise not_ready(
+            "rust", f"the judged-outside codec library is not prebuilt yet (a root oracle builds it into {CACHE_ROOT}: run `execir doctor` once as root)", ()
+        )
     argv = [rustc, *FLAGS, "-C", "opt-level=1", "--crate-type", "rlib", "--crate-name", "execir_wire", "wire.rs", "-o", "libexecir_wire.rlib"]
     os.makedirs(CACHE_ROOT, mode=0o755, exist_ok=True)
     work = tempfile.mkdtemp(prefix=".build-", dir=CACHE_ROOT)
