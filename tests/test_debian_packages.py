@@ -53,7 +53,9 @@ def closure() -> frozenset[str]:
 def base_system() -> frozenset[str]:
     """Installed packages every Debian system has (Essential, or Priority required)."""
     done = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${Essential} ${Priority}\n"], capture_output=True, text=True, check=True, timeout=60)
-    return frozenset(name for name, essential, priority in (line.split(" ") for line in done.stdout.splitlines()) if essential == "yes" or priority == "required")
+    return frozenset(
+        name for name, essential, priority in (line.split(" ") for line in done.stdout.splitlines()) if essential == "yes" or priority == "required"
+    )
 
 
 def owners(path: str) -> set[str]:
