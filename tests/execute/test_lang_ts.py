@@ -60,7 +60,7 @@ def test_stdio(oracle):
 def test_plans_transpile_the_candidate_in_the_sandbox_and_the_trusted_texts_on_the_host():
     toolchain = ts.RUNTIME.discover()
     assert toolchain.version.startswith("Version ") and "node v" in toolchain.version
-    calls = ts.RUNTIME.call_plan(toolchain, ADD, "add", ADD, "[2,3]\n")
+    calls = ts.RUNTIME.call_plan(toolchain, ADD, "add", ADD)
     assert calls.compile[:3] == (toolchain.paths["sh"], "-c", ts.COMPILE_SCRIPT) and calls.compile[-1] == ts.SOURCE
     assert calls.files[ts.SOURCE] == ADD and ts.OUTPUT not in calls.files and js_split.CALLER_NAME in calls.files
     record = ts.RUNTIME.record_plan(toolchain, ADD, ADD_TESTS.code, "add")

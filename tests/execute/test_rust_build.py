@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 from pathlib import Path
 
@@ -37,15 +38,8 @@ def _build(plan_files: dict[str, str], command: tuple[str, ...], folder: Path) -
     return subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=120)
 
 
-def _run(folder: Path) -> list[str]:
-    """``./prog``'s fd 3 lines (its own stdout dropped)."""
-    done = subprocess.run(["sh", "-c", "./prog 3>&1 1>/dev/null"], cwd=folder, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.splitlines()
-
-
 def test_candidate_crate_is_one_rustc_with_unsafe_forbidden(toolchain: Toolchain) -> None:
-    plan = rust_split.call_plan(toolchain, ADD_OK, "add", ADD_OK, "[2,3]\n")
+    plan = rust_split.call_plan(toolchain, ADD_OK, "add", ADD_OK)
     assert plan.compile[0] == toolchain.paths["rustc"]  # no shell: one form, one rustc
     script = " ".join(plan.compile)
     assert "--crate-type bin" in script and "--crate-type rlib" not in script and "-F unsafe_code" in script
@@ -53,13 +47,13 @@ def test_candidate_crate_is_one_rustc_with_unsafe_forbidden(toolchain: Toolchain
     module = re.search(r"\nmod (execir_[0-9a-f]{16});", root)
     assert module is not None and f"{module.group(1)}::execir_caller::execir_call" in root
     assert "unsafe" not in root
-    again = rust_split.call_plan(toolchain, ADD_OK, "add", ADD_OK, "[2,3]\n").files["caller.rs"]
+    again = rust_split.call_plan(toolchain, ADD_OK, "add", ADD_OK).files["caller.rs"]
     assert again != root
 
 
 def test_own_signature_then_the_references_are_two_attempts(toolchain: Toolchain) -> None:
     own = "fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n"
-    plan = rust_split.call_plan(toolchain, own, "add", ADD_OK, "[2,3]\n")
+    plan = rust_split.call_plan(toolchain, own, "add", ADD_OK)
     script = plan.compile[-1]
     assert plan.compile[:2] == (toolchain.paths["sh"], "-c") and script.count(toolchain.paths["rustc"]) == 2 and " || " in script
     reference = rust_source.signature(ADD_OK, "add")
@@ -67,18 +61,35 @@ def test_own_signature_then_the_references_are_two_attempts(toolchain: Toolchain
     assert "cp execir_caller1.rs execir_caller.rs" in script
 
 
-def test_candidate_executable_answers_each_call(toolchain: Toolchain, tmp_path: Path) -> None:
+def _converse(folder: Path, calls: list[str]) -> list[str]:
+    """``./prog`` with fd 3 on a socket: each call written only once the previous answer is in,
+    the channel shut after the last answer; the answers."""
+    host, run = socket.socketpair()
+    fd = run.fileno()
+    proc = subprocess.Popen(["./prog"], cwd=folder, pass_fds=(3,), preexec_fn=lambda: os.dup2(fd, 3), stdout=subprocess.DEVNULL)  # noqa: PLW1509
+    run.close()
+    reader = host.makefile("rb")
+    answers = []
+    for call in calls:
+        host.sendall(call.encode() + b"\n")
+        answers.append(reader.readline().decode().rstrip("\n"))
+    host.shutdown(socket.SHUT_WR)
+    assert proc.wait(timeout=60) == 0 and reader.read() == b""
+    return answers
+
+
+def test_candidate_executable_answers_each_call_as_it_comes(toolchain: Toolchain, tmp_path: Path) -> None:
     program = 'fn add(a: i32, b: i32) -> i32 {\n    if a == 7 { panic!("seven") }\n    a + b\n}\n'
-    plan = rust_split.call_plan(toolchain, program, "add", ADD_OK, "[2,3]\n")
-    done = _build({**plan.files, CALLS_FILE: '[2,3]\n[7,1]\n["x",1]\n[-4,4]\n'}, plan.compile, tmp_path)
+    plan = rust_split.call_plan(toolchain, program, "add", ADD_OK)
+    assert CALLS_FILE not in plan.files
+    done = _build(plan.files, plan.compile, tmp_path)
     assert done.returncode == 0, done.stderr
-    assert _run(tmp_path) == ['{"ok": 5}', '{"raised": "panic"}', '{"raised": "arguments"}', '{"ok": 0}']
-    assert not (tmp_path / CALLS_FILE).exists()
+    assert _converse(tmp_path, ["[2,3]", "[7,1]", '["x",1]', "[-4,4]"]) == ['{"ok": 5}', '{"raised": "panic"}', '{"raised": "arguments"}', '{"ok": 0}']
 
 
 def test_unsafe_in_the_candidates_module_does_not_compile(toolchain: Toolchain, tmp_path: Path) -> None:
     program = "#![allow(unsafe_code)]\nfn add(a: i32, b: i32) -> i32 {\n    unsafe { std::ptr::read_volatile(&a) + b }\n}\n"
-    plan = rust_split.call_plan(toolchain, program, "add", ADD_OK, "[2,3]\n")
+    plan = rust_split.call_plan(toolchain, program, "add", ADD_OK)
     done = _build(plan.files, plan.compile, tmp_path)
     assert done.returncode != 0 and "unsafe_code" in done.stderr
     assert not (tmp_path / "prog").exists()
@@ -87,7 +98,7 @@ def test_unsafe_in_the_candidates_module_does_not_compile(toolchain: Toolchain, 
 def test_std_is_linked_as_the_toolchains_shared_object(toolchain: Toolchain, tmp_path: Path) -> None:
     if "libdir" not in toolchain.paths:
         pytest.skip("this toolchain ships no libstd-*.so")
-    plan = rust_split.call_plan(toolchain, ADD_OK, "add", ADD_OK, "[2,3]\n")
+    plan = rust_split.call_plan(toolchain, ADD_OK, "add", ADD_OK)
     assert _build(plan.files, plan.compile, tmp_path).returncode == 0
     executable = (tmp_path / "prog").read_bytes()
     assert len(executable) < 1_000_000 and b"libstd-" in executable and toolchain.paths["libdir"].encode() in executable

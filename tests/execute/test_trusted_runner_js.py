@@ -186,7 +186,7 @@ def test_a_lost_runner_is_undecided_and_restarted(js, runner):
 
 def test_plans_of_another_shape_and_unreadable_requests_stay_in_the_sandbox(js, runner):
     rt, toolchain = js
-    calls = rt.call_plan(toolchain, OK, "add", OK, "[1,2]\n")
+    calls = rt.call_plan(toolchain, OK, "add", OK)
     compiled = Plan(driver(js, "").files, driver(js, "").run, ("/bin/true",))
     other = Plan({"x.js": ""}, (toolchain.paths["node"], "x.js"))
     assert runner.run(calls, LIMITS, NONCE, 100) is None and runner.run(compiled, LIMITS, NONCE, 100) is None

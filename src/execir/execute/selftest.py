@@ -25,6 +25,7 @@ from execir.execute.attacks.adversarial_labels import ABSTRACT_CANARY, LABEL_CAS
 from execir.execute.attacks.adversarial_languages import language_cases
 from execir.execute.attacks.adversarial_stdio import STDIO_CASES
 from execir.execute.attacks.adversarial_wipe import WIPE_POISONERS
+from execir.execute.attacks.adversarial_wire_ahead import CASES as AHEAD_CASES
 from execir.execute.jobs import ExecResult, Job
 from execir.execute.limits import Limits
 from execir.execute.oracle import Oracle, OracleConfig
@@ -65,9 +66,9 @@ def loopback_listener() -> bool:
         return probe.connect_ex(("127.0.0.1", CANARY_PORT)) == 0
 
 
-ALL_CASES: tuple[Case, ...] = CASES + STDIO_CASES + BOUNDARY_CASES + LABEL_CASES + language_cases()
+ALL_CASES: tuple[Case, ...] = CASES + STDIO_CASES + BOUNDARY_CASES + LABEL_CASES + language_cases() + AHEAD_CASES
 """Every adversarial case: the core Python suite, stdio process rules, the call boundary, label
-decisions and every other language."""
+decisions, every other language, and the judged-outside wire in every native language."""
 ALL_POISONERS: tuple[Case, ...] = SLOT_POISONERS + WIPE_POISONERS
 """Every slot poisoner (each followed by the probe in the same slot)."""
 

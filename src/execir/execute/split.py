@@ -8,7 +8,9 @@ Three sandbox runs replace the one in-process run (each runtime builds their pla
    the entry point wrapped by a recorder; it writes the arguments of every call the tests make.
 2. **calls** (the candidate's run): the program with a trusted caller that replays those arguments
    and writes the program's return values as the language's own serialized types. No test code, no
-   expected value, no helper of the tests is in this process.
+   expected value, no helper of the tests is in this process, and no call it has not been given:
+   the host writes each call to the run's channel only once the previous call's result line is in
+   (:mod:`execir.execute.sandbox.feed`), so no file, buffer or memory of the run holds a later one.
 3. **judge** (trusted code only): the reference (so helpers such as ``poly`` or ``encode_cyclic``
    are the task's, never the candidate's) with the tests, the entry point replaced by a replayer
    that returns the candidate's values; the tests' own asserts and helpers decide.
@@ -155,8 +157,8 @@ def judge(
             return failed, [checked]
     for _ in range(rounds):
         text = "".join(line + "\n" for line in todo)
-        plan = runtime.call_plan(toolchain, job.program, job.entry_point, job.reference, text)
-        raw = slot.run_exec(limits, plan, "", "", judged_stdout=False, channel_cap=RESULTS_CAP)
+        plan = runtime.call_plan(toolchain, job.program, job.entry_point, job.reference)
+        raw = slot.run_exec(limits, plan, "", "", judged_stdout=False, channel_cap=RESULTS_CAP, feed=todo)
         raws.append(raw)
         early = decide.decide_calls(raw, limits)
         if early is not None:

@@ -121,7 +121,7 @@ ATTACKS: tuple[Case, ...] = (
         "exec_self_to_probe",
         "escape",
         _wrong("", '    let _ = std::process::Command::new("/proc/self/exe").status();\n    let _ = std::process::Command::new("/bin/true").status();\n'),
-        F,
+        {F, T},  # the child is a second caller, waiting on the channel for a call the parent has not answered
     ),
     # a return type of the program's own whose PartialEq lies: judged outside it has no wire
     # encoding (ERROR); in-process it would compare equal to anything (see runtimes/rust.py)

@@ -44,7 +44,8 @@ def remove_first(rm: str, names: Iterable[str]) -> str:
 
 
 CALLS_FILE = "execir_calls.jsonl"
-"""Judged outside: the recorded calls, one JSON array of wire values (the arguments) per line."""
+"""Judged outside: the recorded calls, one JSON array of wire values (the arguments) per line, in the
+trusted judge's run (the candidate's run gets them on fd 3, one at a time)."""
 RESULTS_FILE = "execir_results.jsonl"
 """Judged outside: the candidate's results as the judge gets them, one JSON object per line."""
 NEED_STATUS = 3
@@ -179,13 +180,16 @@ class Runtime:
         None: this runtime cannot split these tests (they stay in-process)."""
         return None
 
-    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
+    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str) -> Plan:
         """The candidate's run: ``program`` with a trusted caller (``reference``: the task's
-        trusted program, for the entry point's declared signature where the caller needs it) that reads :data:`CALLS_FILE`
-        (``calls``: one JSON array of argument wire values per line), calls the entry point once
-        per line, in order, in one process, and writes to fd 3 one line per call, ``{"ok": VALUE}``
-        or ``{"raised": "TypeName"}`` (an exception/panic escaped the call), flushing after each.
-        No test code and no expected value is in this run; nothing it writes is trusted."""
+        trusted program, for the entry point's declared signature where the caller needs it) that
+        reads the calls from fd 3, one line at a time (a JSON array of argument wire values; the
+        host writes call ``k + 1`` only once result ``k`` is in, and shuts the channel for writing
+        after the last result), calls the entry point once per line, in order, in one process, and
+        writes to fd 3 one line per call, ``{"ok": VALUE}`` or ``{"raised": "TypeName"}`` (an
+        exception/panic escaped the call), flushing after each; at the end of the calls it exits 0.
+        No test code, no expected value and no later call is in this run; nothing it writes is
+        trusted."""
         raise NotImplementedError
 
     def syntax_plan(self, toolchain: Toolchain, program: str) -> Plan | None:

@@ -345,8 +345,8 @@ class CppRuntime(Runtime):
     def record_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str) -> Plan | None:
         return cpp_split.record_plan(toolchain, reference, tests, entry_point)
 
-    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
-        return cpp_split.call_plan(toolchain, program, entry_point, reference, calls)
+    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str) -> Plan:
+        return cpp_split.call_plan(toolchain, program, entry_point, reference)
 
     def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
         return cpp_split.judge_plan(toolchain, reference, tests, entry_point, calls, results)

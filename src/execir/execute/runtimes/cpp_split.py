@@ -47,7 +47,7 @@ from execir.execute.runtimes.base import (
 
 WIRE = harness_source("cpp_wire.h")
 REPLAY = harness_source("cpp_replay.h").replace("@CALLS_FILE@", CALLS_FILE).replace("@RESULTS_FILE@", RESULTS_FILE).replace("@NEED_STATUS@", str(NEED_STATUS))
-CALLER = harness_source("cpp_caller.h").replace("@CALLS_FILE@", CALLS_FILE)
+CALLER = harness_source("cpp_caller.h")
 JUDGE_MAIN = harness_source("cpp_judge_main.cpp")
 REFERENCE_PREFIX = "execir_reference_"
 _SIGNATURE = re.compile(r"execir_replay::signature<(.+)>\(\)\s*$", re.MULTILINE)
@@ -229,7 +229,7 @@ def signature_header(signature: str) -> str:
     return f"{includes}template <class T> struct execir_sig_id {{ typedef T type; }};\ntypedef execir_sig_id<{signature}>::type execir_ref_sig;\n"
 
 
-def call_plan(toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
+def call_plan(toolchain: Toolchain, program: str, entry_point: str, reference: str) -> Plan:
     from execir.execute.runtimes.cpp import LINK_LIBS, NATIVE_FLAGS, PRELUDE, PRELUDE_NAME
 
     found = _signatures.get(_key(reference, entry_point))
@@ -245,7 +245,6 @@ def call_plan(toolchain: Toolchain, program: str, entry_point: str, reference: s
         "execir_caller.h": CALLER,
         "execir_sig.h": signature_header(signature),
         f"inc/{PRELUDE_NAME}": PRELUDE,
-        CALLS_FILE: calls,
     }
     gxx = [*_flags(toolchain, (*NATIVE_FLAGS, "-pipe"), "inc", PRELUDE_NAME), f"-DEXECIR_ENTRY={entry}"]
     if toolchain.paths.get("fuse-ld"):

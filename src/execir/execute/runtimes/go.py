@@ -183,11 +183,11 @@ class GoRuntime(Runtime):
             return None
         return go_split.trusted_plan(self, toolchain, reference, tests, entry_point, {})
 
-    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
+    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str) -> Plan:
         from execir.execute.runtimes import go_split
 
         assert isinstance(toolchain, GoToolchain)
-        return go_split.call_plan(toolchain, program, entry_point, reference, calls)
+        return go_split.call_plan(toolchain, program, entry_point, reference)
 
     def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
         from execir.execute.runtimes import go_split

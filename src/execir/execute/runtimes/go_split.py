@@ -69,13 +69,13 @@ def trusted_plan(runtime: GoRuntime, toolchain: GoToolchain, reference: str, tes
     return Plan({**plan.files, **data}, plan.run, plan.compile, plan.env)
 
 
-def call_plan(toolchain: GoToolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
+def call_plan(toolchain: GoToolchain, program: str, entry_point: str, reference: str) -> Plan:
     """The candidate's run: its program, the entry's type check and the trusted caller."""
     declared = go_source.func_type(reference, entry_point) or ""
-    # the blank import makes the caller a dependency of the program: its init (reading the calls)
-    # runs before any of the program's package variables and init functions
+    # the blank import makes the caller a dependency of the program, initialized before any of the
+    # program's package variables and init functions
     entry = f'package {go_source.package_name(program)}\n\nimport _ "execir/caller"\n\nvar ExecirEntry {declared} = {entry_point}\n'
-    files = {"main.go": program, "execir_entry.go": entry, "callmain.go": CALL_MAIN, CALLS_FILE: calls, "importcfg": toolchain.std_cfg}
+    files = {"main.go": program, "execir_entry.go": entry, "callmain.go": CALL_MAIN, "importcfg": toolchain.std_cfg}
     compile_ = [toolchain.paths["compile"], "-c=1", "-complete", "-importcfg", "importcfg", "-pack"]
     prebuilt = go_judges.prebuilt_libraries(toolchain, (WIRE, CALLER))
     if prebuilt is not None:  # the trusted libraries compiled once, root-owned, read-only here

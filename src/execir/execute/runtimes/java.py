@@ -272,10 +272,10 @@ class JavaRuntime(Runtime):
         run = self._trusted_run(toolchain, reference, tests, entry_point, "record")
         return None if run is None else Plan(run[0], run[1], (), dict(ENV))
 
-    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
+    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str) -> Plan:
         found = _entry(reference, entry_point)
         owner, name = (found.owner, found.name) if found is not None else ("Solution", entry_point)
-        files = {java_split.REFERENCE_FILE: program, **java_split.stubs("class Main { }\n"), CALLS_FILE: calls}
+        files = {java_split.REFERENCE_FILE: program, **java_split.stubs("class Main { }\n")}
         compile_ = self._compile(toolchain, java_split.REFERENCE_FILE, java_split.TESTS_FILE)
         files.update(trusted_classes(toolchain.paths["javac"]))
         java = (toolchain.paths["java"], *run_flags(Limits.memory_mb), "-cp", ".", "execir.Caller", owner, name, "Main")

@@ -220,8 +220,8 @@ class JsRuntime(Runtime):
     def record_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str) -> Plan | None:
         return js_split.record_plan(toolchain.paths["node"], self._env(toolchain), reference, tests, entry_point)
 
-    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
-        return js_split.call_plan(toolchain.paths["node"], self._env(toolchain), program, entry_point, reference, calls)
+    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str) -> Plan:
+        return js_split.call_plan(toolchain.paths["node"], self._env(toolchain), program, entry_point, reference)
 
     def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
         return js_split.judge_plan(toolchain.paths["node"], self._env(toolchain), reference, tests, entry_point, calls, results)

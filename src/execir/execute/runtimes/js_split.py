@@ -87,10 +87,11 @@ def record_plan(node: str, env: dict[str, str], reference: str, tests: str, entr
     return Plan(files, (node, RECORDER_NAME, entry), env=env)
 
 
-def call_plan(node: str, env: dict[str, str], program: str, entry_point: str, reference: str, calls: str) -> Plan:
-    """The candidate's run: its program and the caller, no test and no expected value."""
+def call_plan(node: str, env: dict[str, str], program: str, entry_point: str, reference: str) -> Plan:
+    """The candidate's run: its program and the caller, no test, no expected value and no call it
+    has not been given (they come on fd 3, one at a time)."""
     entry = entry_name(reference, entry_point) or entry_point
-    files = {PROGRAM: program, CALLS_FILE: calls, CALLER_NAME: CALLER}
+    files = {PROGRAM: program, CALLER_NAME: CALLER}
     return Plan(files, (node, CALLER_NAME, entry), env=env)
 
 

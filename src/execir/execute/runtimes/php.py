@@ -146,9 +146,9 @@ class PhpRuntime(Runtime):
             return None
         return php_split.record_plan(self.command(toolchain), reference, tests, entry_point)
 
-    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
+    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str) -> Plan:
         check = () if toolchain.paths.get("opcache") else self.check(toolchain)
-        return php_split.call_plan(self.command(toolchain), check, program, entry_point, calls)
+        return php_split.call_plan(self.command(toolchain), check, program, entry_point)
 
     def syntax_plan(self, toolchain: Toolchain, program: str) -> Plan | None:
         """``php -l``'s decision before the candidate's calls run, by OPcache (compiled, never run)

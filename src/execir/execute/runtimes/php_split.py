@@ -99,10 +99,10 @@ def record_plan(php: tuple[str, ...], reference: str, tests: str, entry_point: s
     return Plan({PROGRAM: reference, TESTS: tests_file(tests), DRIVER: RECORDER}, (*php, DRIVER, entry_point))
 
 
-def call_plan(php: tuple[str, ...], check: tuple[str, ...], program: str, entry_point: str, calls: str) -> Plan:
+def call_plan(php: tuple[str, ...], check: tuple[str, ...], program: str, entry_point: str) -> Plan:
     """The candidate's run: ``program`` with the caller replaying ``calls`` (``check``: its compile
     step, ``php -l``; empty when :func:`syntax_plan` checks the program before)."""
-    files = {PROGRAM: program, CALLS_FILE: calls, DRIVER: CALLER, INVOKE: invoker(program)}
+    files = {PROGRAM: program, DRIVER: CALLER, INVOKE: invoker(program)}
     return Plan(files, (*php, DRIVER, entry_point), check)
 
 

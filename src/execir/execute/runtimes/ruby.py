@@ -103,8 +103,8 @@ class RubyRuntime(Runtime):
     def record_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str) -> Plan | None:
         return ruby_split.record_plan(toolchain, self._env(toolchain), reference, tests, entry_point)
 
-    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
-        return ruby_split.call_plan(toolchain, self._env(toolchain), program, entry_point, calls)
+    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str) -> Plan:
+        return ruby_split.call_plan(toolchain, self._env(toolchain), program, entry_point)
 
     def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
         return ruby_split.judge_plan(toolchain, self._env(toolchain), reference, tests, entry_point, calls, results)

@@ -72,10 +72,10 @@ def record_plan(toolchain: Toolchain, env: dict[str, str], reference: str, tests
     return Plan({PROGRAM: reference, TESTS: tests, DRIVER: RECORDER}, _run(toolchain, entry_point), (), env)
 
 
-def call_plan(toolchain: Toolchain, env: dict[str, str], program: str, entry_point: str, calls: str) -> Plan:
+def call_plan(toolchain: Toolchain, env: dict[str, str], program: str, entry_point: str) -> Plan:
     """The candidate's run: ``program`` with the caller replaying ``calls`` (its syntax is checked
     before, by :func:`syntax_plan`)."""
-    return Plan({PROGRAM: program, CALLS_FILE: calls, DRIVER: CALLER}, _run(toolchain, entry_point), (), env)
+    return Plan({PROGRAM: program, DRIVER: CALLER}, _run(toolchain, entry_point), (), env)
 
 
 def syntax_plan(toolchain: Toolchain, env: dict[str, str], program: str) -> Plan:

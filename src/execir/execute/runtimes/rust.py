@@ -343,10 +343,10 @@ class RustRuntime(Runtime):
 
         return rust_split.record_plan(toolchain, reference, tests, entry_point)
 
-    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
+    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str) -> Plan:
         from execir.execute.runtimes import rust_split
 
-        return rust_split.call_plan(toolchain, program, entry_point, reference, calls)
+        return rust_split.call_plan(toolchain, program, entry_point, reference)
 
     def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:
         from execir.execute.runtimes import rust_split

@@ -21,7 +21,7 @@ name, a caller module appended to it that decodes each recorded line into the ca
 declared parameter types and encodes whatever it returns (a type without ``Enc``, such as a type of
 its own with a lying ``PartialEq``, does not compile: ERROR); where its own types cannot be read or
 do not compile, the reference's. The root's ``main`` hands the caller to the wire's ``serve``, which
-reads the calls file and writes ``{"ok": V}`` or ``{"raised": "panic"}`` (caught with
+reads the calls from fd 3, one at a time, and writes ``{"ok": V}`` or ``{"raised": "panic"}`` (caught with
 ``catch_unwind``) per call. That loop, and the codec's monomorphizations for the common parameter
 and return types, are compiled once in the wire rlib, and std is the toolchain's shared object
 (:func:`~execir.execute.runtimes.rust.dynamic_std`): 60-75 ms CPU a candidate, where the former
@@ -285,7 +285,7 @@ def judge_plan(toolchain: Toolchain, reference: str, tests: str, entry_point: st
     return judge_executable_plan(toolchain, built.binary, "judge", {CALLS_FILE: calls, RESULTS_FILE: results})
 
 
-def call_plan(toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
+def call_plan(toolchain: Toolchain, program: str, entry_point: str, reference: str) -> Plan:
     from execir.execute.runtimes.rust import FLAGS, dynamic_std, extern_args
 
     wire = _wire_args(toolchain)
@@ -297,7 +297,7 @@ def call_plan(toolchain: Toolchain, program: str, entry_point: str, reference: s
     if not forms or caller(forms[0]) != caller(theirs):
         forms.append(theirs)
     module = "execir_" + secrets.token_hex(8)
-    files = {"caller.rs": CALLER_MAIN.replace("@MODULE@", module), CALLS_FILE: calls}
+    files = {"caller.rs": CALLER_MAIN.replace("@MODULE@", module)}
     files["main.rs"] = program + '\n#[path = "execir_caller.rs"]\npub mod execir_caller;\n'
     files["execir_caller.rs"] = caller(forms[0])
     build = [toolchain.paths["rustc"], *FLAGS, *PROGRAM_FLAGS, *dynamic_std(toolchain), *extern_args(toolchain), *wire, "caller.rs", "-o", "prog"]

@@ -175,9 +175,9 @@ class TsRuntime(Runtime):
             return None
         return js_split.record_plan(toolchain.paths["node"], self._env(toolchain), reference_js, tests_js, entry_point)
 
-    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str, calls: str) -> Plan:
+    def call_plan(self, toolchain: Toolchain, program: str, entry_point: str, reference: str) -> Plan:
         reference_js, _ = transpile(toolchain, reference)
-        plan = js_split.call_plan(toolchain.paths["node"], self._env(toolchain), "", entry_point, reference_js, calls)
+        plan = js_split.call_plan(toolchain.paths["node"], self._env(toolchain), "", entry_point, reference_js)
         return self._candidate(toolchain, plan, program)
 
     def judge_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str, calls: str, results: str) -> Plan:

@@ -33,6 +33,10 @@ class Capture:
             chunk = os.read(self.fd, 1 << 16)
         except BlockingIOError:
             return
+        except ConnectionResetError:
+            # a socket whose peer closed with input unread (calls it was still to get): Linux reports
+            # the reset only once everything the peer wrote has been read, so this is the end
+            chunk = b""
         if not chunk:
             self.eof = True
             return

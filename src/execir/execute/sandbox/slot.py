@@ -16,7 +16,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +28,7 @@ from execir.execute.runtimes.base import NONCE_ENV, Plan
 from execir.execute.sandbox import hostcheck, isolation
 from execir.execute.sandbox.capture import Capture
 from execir.execute.sandbox.cgroups import SlotCgroup
+from execir.execute.sandbox.feed import Feed
 from execir.execute.sandbox.reap import kill_group
 from execir.execute.sandbox.trusted_runner import TrustedRunner, TrustedSpec
 
@@ -267,11 +268,23 @@ class Slot:
         raw.stdout_eof = captures[0].eof
         return raw
 
-    def run_exec(self, limits: Limits, plan: Plan, stdin: str, nonce: str, *, judged_stdout: bool = True, channel_cap: int = CHANNEL_CAP) -> Raw:
+    def run_exec(
+        self,
+        limits: Limits,
+        plan: Plan,
+        stdin: str,
+        nonce: str,
+        *,
+        judged_stdout: bool = True,
+        channel_cap: int = CHANNEL_CAP,
+        feed: Sequence[str] | None = None,
+    ) -> Raw:
         """A program of another language: compile (its own budget), then run; stdout captured like
         a stdio case (``judged_stdout`` False: native tests, whose stdout decides nothing, drained
         like stderr with only its tail kept), fd 3 carries the trusted compile report and then the
-        tests' completion record (``channel_cap`` bytes of it are kept; beyond that the run is capped)."""
+        tests' completion record (``channel_cap`` bytes of it are kept; beyond that the run is capped).
+        ``feed`` (a judged-outside calls run): the calls, written to fd 3 one at a time, each once
+        the previous one's result line is in (:mod:`execir.execute.sandbox.feed`)."""
         chan_h, chan_c = socket.socketpair()
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
@@ -280,7 +293,8 @@ class Slot:
         captures = [stdout, Capture(err_r, None, "tail"), channel]
         msg = {"mode": "exec", "files": plan.files, "compile": list(plan.compile), "run": list(plan.run), "env": plan.env}
         msg.update(stdin=stdin, nonce=nonce, nonce_env=NONCE_ENV)
-        raw = self._run(limits, msg, [chan_c, out_w, err_w], chan_h, captures, channel)
+        feeder = Feed(chan_h, feed) if feed is not None else None
+        raw = self._run(limits, msg, [chan_c, out_w, err_w], chan_h, captures, channel, feeder)
         raw.stdout = bytes(captures[0].data)
         raw.stderr_tail = captures[1].tail()
         raw.stderr_bytes = captures[1].total
@@ -299,7 +313,16 @@ class Slot:
             runner = self.trusted[spec] = TrustedRunner(spec, self.spec.judge_uid)
         return runner.run(plan, limits, nonce, channel_cap)
 
-    def _run(self, limits: Limits, msg: dict, child_fds: list, result_sock: socket.socket, captures: list[Capture], channel: Capture | None = None) -> Raw:
+    def _run(
+        self,
+        limits: Limits,
+        msg: dict,
+        child_fds: list,
+        result_sock: socket.socket,
+        captures: list[Capture],
+        channel: Capture | None = None,
+        feeder: Feed | None = None,
+    ) -> Raw:
         raw = Raw()
         if self.cgroup:
             self.cgroup.set_limits(limits.memory_mb + SERVER_MEMORY_MB, limits.nproc + 8)
@@ -318,7 +341,7 @@ class Slot:
             if ack is None or ack.get("op") != "started":
                 raise LauncherError(f"sandbox server did not start the run: {self._log_tail()}")
             raw.started = True
-            exit_msg = self._watch(raw, limits, started, result_sock, captures, cpu0 if self.cgroup else 0.0, msg["mode"] in ("main", "exec"), channel)
+            exit_msg = self._watch(raw, limits, started, result_sock, captures, cpu0 if self.cgroup else 0.0, msg["mode"] in ("main", "exec"), channel, feeder)
             raw.wall = time.monotonic() - started
             if exit_msg is None:
                 raw.server_lost = True
@@ -376,6 +399,7 @@ class Slot:
         cpu0: float,
         wait_eof: bool = False,
         channel: Capture | None = None,
+        feeder: Feed | None = None,
     ) -> dict | None:
         """Wait for the server's exit report and the result; enforce budgets and the output cap.
 
@@ -385,7 +409,10 @@ class Slot:
         itself had exited (``Raw.leftover``).
 
         ``channel`` (exec mode): the result socket is read as a stream; until the trusted compile
-        report arrives the compile budgets apply, then the run's, counted from that moment."""
+        report arrives the compile budgets apply, then the run's, counted from that moment.
+
+        ``feeder``: the calls of a judged-outside run, written to the result socket as the result
+        lines after the compile report come in."""
         compiling = channel is not None and limits.compile_cpu_seconds > 0
         budget = limits.compile_cpu_seconds if compiling else limits.cpu_seconds
         deadline = started + (limits.compile_wall_seconds if compiling else limits.wall_seconds)
@@ -393,6 +420,8 @@ class Slot:
         exit_msg: dict | None = None
         result_done = channel is not None
         next_cpu = time.monotonic() + CPU_TICK
+        if feeder is not None:
+            feeder.advance(0)
         while exit_msg is None or not result_done or (wait_eof and not all(c.eof for c in captures)):
             now = time.monotonic()
             if channel is not None and raw.compile is None and _frame_end(channel.data):
@@ -403,6 +432,8 @@ class Slot:
                 spent = float(reported) if type(reported) in (int, float) else 0.0
                 raw.compile_cpu, cpu0, compiling = spent, cpu0 + (spent if self.cgroup else 0.0), False
                 budget, deadline = limits.cpu_seconds, now + limits.wall_seconds
+            if feeder is not None and channel is not None and raw.compile is not None:
+                feeder.observe(channel.data, _frame_end(channel.data))
             if now >= deadline:
                 raw.timeout = "wall"
                 raw.compile_timeout = compiling
@@ -413,7 +444,10 @@ class Slot:
                     raw.compile_timeout = compiling
                     break
                 next_cpu = now + CPU_TICK
-            ready, _, _ = select.select(list(watched), [], [], min(CPU_TICK, deadline - now))
+            writing = [result_sock] if feeder is not None and feeder.wants_write else []
+            ready, writable, _ = select.select(list(watched), writing, [], min(CPU_TICK, deadline - now))
+            if writable and feeder is not None:
+                feeder.write()
             for fd in ready:
                 what = watched.get(fd)
                 if what == "ctrl":

@@ -1,7 +1,8 @@
 // The candidate's run judged outside (C++11): included after the candidate's program, with
 // EXECIR_ENTRY (the entry point's name) defined and execir_sig.h naming the reference's function
-// type. main reads the recorded calls (one JSON array of argument wire values per line), calls the
-// entry point once per line, in order, and writes one line per call to fd 3:
+// type. main reads the calls from fd 3, one line at a time (one JSON array of argument wire values;
+// the next one arrives only once this call's result is written), calls the entry point once per
+// line, in order, and writes one line per call to fd 3:
 //   {"ok":VALUE}  or  {"ok":VALUE,"args":[...]}  (post-call values of the arguments the reference
 //   takes by non-const reference; null for the others)  or  {"raised":"TypeName"}.
 // The arguments are decoded into the candidate's own parameter types (EXECIR_OWN_TYPES: its
@@ -13,6 +14,8 @@
 #ifndef EXECIR_CALLER_H
 #define EXECIR_CALLER_H
 #include <cxxabi.h>
+#include <cerrno>
+#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -164,17 +167,27 @@ inline std::string call_one(const std::string &line) {
 
 }  // namespace execir_caller
 
+// One call line from fd 3 (the host writes call k + 1 only once result k is in, and ends the
+// calls by shutting the channel); false at the end of the calls.
+static bool execir_next_call(std::string &pending, std::string &line) {
+    for (;;) {
+        size_t end = pending.find('\n');
+        if (end != std::string::npos) {
+            line.assign(pending, 0, end);
+            pending.erase(0, end + 1);
+            return true;
+        }
+        char buf[1 << 16];
+        ssize_t n = ::read(3, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        pending.append(buf, (size_t)n);
+    }
+}
+
 int main() {
-    FILE *f = std::fopen("@CALLS_FILE@", "rb");
-    if (f == nullptr) return 2;
-    std::string text;
-    char buf[1 << 16];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-    std::fclose(f);
-    size_t start = 0;
-    for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
-        execir_wire::write_all(3, execir_caller::call_one(text.substr(start, end - start)) + "\n");
+    std::string pending, line;
+    while (execir_next_call(pending, line)) execir_wire::write_all(3, execir_caller::call_one(line) + "\n");
     return 0;
 }
 

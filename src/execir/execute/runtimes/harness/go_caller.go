@@ -1,5 +1,5 @@
 // Package caller is the trusted part of the candidate's run when judged outside: it calls the
-// program's entry point once per line of the calls file, with the arguments decoded into the
+// program's entry point once per call line read from fd 3 (one at a time), with the arguments decoded into the
 // entry's own parameter types, and writes one result line per call to fd 3:
 // {"ok": results} (null without results, the value for one, a list for several; "args": the
 // arguments after the call, when the call changed them), {"raised": "type"} (a panic or
@@ -39,23 +39,37 @@ func jsonText(s string) string {
 	return string(out)
 }
 
-var calls []byte
-
-// The calls are read before the program's package initializes (it imports this package), so
-// nothing the program does to the file changes the calls it is asked.
-func init() {
-	var err error
-	if calls, err = os.ReadFile("execir_calls.jsonl"); err != nil {
-		os.Stderr.WriteString("execir: " + err.Error() + "\n")
-		os.Exit(126)
+// nextCall reads one call line from fd 3: the host writes call k+1 only once the result of call k
+// is written, and ends the calls by shutting the channel (nil, false).
+func nextCall(pending *[]byte) ([]byte, bool) {
+	buf := make([]byte, 1<<16)
+	for {
+		if i := bytes.IndexByte(*pending, '\n'); i >= 0 {
+			line := append([]byte(nil), (*pending)[:i]...)
+			*pending = (*pending)[i+1:]
+			return line, true
+		}
+		n, err := syscall.Read(3, buf)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || n <= 0 {
+			return nil, false
+		}
+		*pending = append(*pending, buf[:n]...)
 	}
 }
 
-// Run calls entry (a function) for each line of the calls file, in order, in this process.
+// Run calls entry (a function) once per call line of fd 3, in order, in this process.
 func Run(entry any) {
 	fn := reflect.ValueOf(entry)
 	t := fn.Type()
-	for _, line := range bytes.Split(calls, []byte{'\n'}) {
+	var pending []byte
+	for {
+		line, ok := nextCall(&pending)
+		if !ok {
+			return
+		}
 		if len(line) == 0 {
 			continue
 		}

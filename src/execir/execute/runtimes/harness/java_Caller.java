@@ -7,7 +7,6 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -16,7 +15,7 @@ import java.util.List;
 
 /** The candidate's run of a split job (arguments: the entry point's class and name, then the stand-ins
  *  of the tests' classes, loaded and their files deleted first): each line of
- *  the calls file is decoded into the parameter types of the program's own method of that name and
+ *  fd 3 (one at a time) is decoded into the parameter types of the program's own method of that name and
  *  arity (of several overloads, the one taking most arguments at their exact types), the method is called on this thread (one instance for every call, as the tests make one),
  *  and one line per call goes to fd 3: {@code {"ok": VALUE}} (with {@code "after"} when an argument
  *  changed in place), {@code {"raised": "NearestJdkThrowable"}}, or {@code {"bad": "why"}} (the
@@ -40,7 +39,6 @@ public final class Caller {
     public static void main(String[] args) {
         int status = 1;
         try {
-            List<String> calls = Files.readAllLines(Paths.get("@CALLS_FILE@"), StandardCharsets.UTF_8);
             Channel channel = Channel.open();
             ClassLoader loader = Caller.class.getClassLoader();
             for (int i = 2; i < args.length; i++) {
@@ -55,7 +53,8 @@ public final class Caller {
             }
             named.sort(Comparator.comparing(Method::toGenericString));
             Object[] self = {null};
-            for (String line : calls) channel.line(call(entry, named, line, self));
+            // one call at a time: the host writes the next only once this one's result is written
+            for (String line; (line = channel.next()) != null;) channel.line(call(entry, named, line, self));
             System.out.flush();
             System.err.flush();
             status = 0;

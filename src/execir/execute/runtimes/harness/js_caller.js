@@ -1,8 +1,8 @@
 // ExecIR's trusted caller, the candidate's run (follows js_codec.js; judged outside: see
 // execir/execute/runtimes/js_split.py). It loads program.js as node would run it (a script with
 // CommonJS's names, or an ES module when it has module syntax: `export`, `import`, top-level
-// await), then calls the entry point once per line of the recorded calls, in order, and writes one
-// line per call to fd 3: {"ok": VALUE} (plus "after": [[i, VALUE], ...] for arguments the call
+// await), then calls the entry point once per call line it reads from fd 3 (one at a time: the next
+// arrives only once this one's result is written), in order, and writes one line per call to fd 3: {"ok": VALUE} (plus "after": [[i, VALUE], ...] for arguments the call
 // changed, "async": true for a promise, awaited), {"raised": NAME, "message": TEXT} for an Error,
 // {"raised": null, "thrown": VALUE} for another thrown value, {"unencodable": WHY} for a value the
 // wire cannot carry. Nothing here is trusted by the oracle: no test, no expected value, no helper of
@@ -40,8 +40,36 @@ function describe(error) {
   }
 }
 
-const calls = fs.readFileSync('execir_calls.jsonl', 'utf8').split('\n');
-if (calls.length && calls[calls.length - 1] === '') calls.pop();
+const readSync = fs.readSync;
+const concat = Buffer.concat;
+const indexOf = Buffer.prototype.indexOf;
+const subarray = Buffer.prototype.subarray;
+const toText = Buffer.prototype.toString;
+const allocate = Buffer.alloc;
+let pending = allocate(0);
+
+// The next call line from fd 3 (the host writes call k + 1 only once result k is written, and
+// ends the calls by shutting the channel: null).
+function nextCall() {
+  const chunk = allocate(1 << 16);
+  for (;;) {
+    const end = apply(indexOf, pending, [10]);
+    if (end >= 0) {
+      const line = apply(toText, apply(subarray, pending, [0, end]), ['utf8']);
+      pending = apply(subarray, pending, [end + 1]);
+      return line;
+    }
+    let n;
+    try {
+      n = readSync(3, chunk, 0, chunk.length, null);
+    } catch (e) {
+      if (e && e.code === 'EAGAIN') continue;
+      return null;
+    }
+    if (n === 0) return null;
+    pending = concat([pending, apply(subarray, chunk, [0, n])]);
+  }
+}
 const file = path.resolve('program.js');
 const source = fs.readFileSync(file, 'utf8');
 
@@ -130,7 +158,7 @@ async function main() {
     stop('the program threw while loading: ' + describe(e));
   }
   if (typeof entry !== 'function') stop('the program has no function ' + ENTRY);
-  for (let i = 0; i < calls.length; i++) writeSync(3, (await one(entry, calls[i])) + '\n');
+  for (let line = nextCall(); line !== null; line = nextCall()) writeSync(3, (await one(entry, line)) + '\n');
   reallyExit(0);
 }
 

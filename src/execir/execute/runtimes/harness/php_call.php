@@ -1,42 +1,53 @@
 <?php
-// ExecIR's caller (judged outside): the candidate's run. Decodes every recorded argument line before
-// the program loads, loads the program at top level, calls its entry function once per line, in
-// order, through execir_invoke.php (which declares strict_types exactly when the program does, as
+// ExecIR's caller (judged outside): the candidate's run. Loads the program at top level, then reads
+// the calls from fd 3 one line at a time (the host writes call k + 1 only once result k is written,
+// and ends the calls by shutting the channel), calls its entry function once per line, in order, through execir_invoke.php (which declares strict_types exactly when the program does, as
 // the tests in the program's file would call it), and writes to fd 3 one line per call:
 // {"ok":VALUE} (with "args":[...] when the call changed its arguments), or
 // {"raised":"Class","ancestors":[...],"message":STRING}. No test code and no expected value is in
 // this process; nothing it writes is trusted.
 final class ExecIRCall
 {
-    public const CALLS = 'execir_calls.jsonl';
     private static $out;
-    private static array $calls = [];
+    private static $in;
     private static string $entry = '';
 
     public static function prepare(string $entry): void
     {
         self::$entry = $entry;
         self::$out = \fopen('php://fd/3', 'w');
-        $text = (string) \file_get_contents(self::CALLS);
-        foreach ($text === '' ? [] : \explode("\n", \rtrim($text, "\n")) as $line) {
-            try {
-                self::$calls[] = [ExecIRWire::decodeCall($line), $line];
-            } catch (ExecIRMalformed $e) {
-                \fwrite(\STDERR, "execir: an argument line is malformed\n");
-                exit(1);
-            }
-        }
+        self::$in = \fopen('php://fd/3', 'r');
     }
 
     public static function run(): never
     {
         $out = self::$out;
         $entry = self::$entry;
-        foreach (self::$calls as [$args, $line]) {
+        while (($line = self::nextCall()) !== null) {
+            try {
+                $args = ExecIRWire::decodeCall($line);
+            } catch (ExecIRMalformed $e) {
+                \fwrite(\STDERR, "execir: an argument line is malformed\n");
+                exit(1);
+            }
             \fwrite($out, self::answer($entry, $args, $line));
             \fflush($out);
         }
         exit(0);
+    }
+
+    /** The next call line of fd 3, without its newline; null at the end of the calls. */
+    private static function nextCall(): ?string
+    {
+        $line = '';
+        while (!\str_ends_with($line, "\n")) {
+            $part = \fgets(self::$in);
+            if ($part === false) {
+                return null;
+            }
+            $line .= $part;
+        }
+        return \substr($line, 0, -1);
     }
 
     private static function answer(string $entry, array $args, string $line): string

@@ -1,14 +1,21 @@
 # frozen_string_literal: true
-# ExecIR's caller (judged outside): the candidate's run. Decodes every recorded argument line before
-# the program loads, loads the program, calls its entry point once per line, in order, and writes
+# ExecIR's caller (judged outside): the candidate's run. Loads the program, then reads the calls
+# from fd 3 one line at a time (the host writes call k + 1 only once result k is written, and ends
+# the calls by shutting the channel), calls its entry point once per line, in order, and writes
 # to fd 3 one line per call: {"ok":VALUE} (with "args":[...] when the call changed its arguments),
 # or {"raised":"Class","ancestors":[...],"message":STRING}. No test code and no expected value is in
 # this process; nothing it writes is trusted.
 module ExecIRCall
-  CALLS = "execir_calls.jsonl"
   OUT = IO.for_fd(3, autoclose: false)
   SEND = BasicObject.instance_method(:__send__)
   WRITE = IO.instance_method(:syswrite)
+  READ = IO.instance_method(:sysread)
+  FIND = String.instance_method(:index)
+  SLICE = String.instance_method(:byteslice)
+  SIZE = String.instance_method(:bytesize)
+  FORCE = String.instance_method(:force_encoding)
+  REPLACE = String.instance_method(:replace)
+  DECODE = ExecIRWire.method(:decode_call)
   LOAD = Kernel.instance_method(:load)
   CLASS_OF = Kernel.instance_method(:class)
   ANCESTORS = Module.instance_method(:ancestors)
@@ -24,21 +31,40 @@ module ExecIRCall
 
   def self.main
     entry = ARGV.fetch(0).to_sym
-    lines = File.binread(CALLS).force_encoding(Encoding::UTF_8).split("\n")
-    calls = lines.map { |line| ExecIRWire.decode_call(line) + [line] }
     main = TOPLEVEL_BINDING.receiver
     begin
       LOAD.bind_call(main, File.expand_path("program.rb"))
     rescue Exception => e
       ExecIREntry.stop("the program raised while loading: #{ExecIREntry.describe(e)}")
     end
-    EACH.bind_call(calls) { |args, kw, line| WRITE.bind_call(OUT, answer(main, entry, args, kw, line)) }
+    pending = String.new(encoding: Encoding::BINARY)
+    while (line = next_call(pending))
+      args, kw = DECODE.call(line)
+      WRITE.bind_call(OUT, answer(main, entry, args, kw, line))
+    end
     begin
       $stdout.flush
     rescue Exception
       nil
     end
     EXIT.call(0)
+  end
+
+  # The next call line of fd 3 (UTF-8, without its newline); nil at the end of the calls.
+  def self.next_call(pending)
+    while true # rubocop:disable Style/InfiniteLoop (Kernel#loop is the program's to redefine)
+      stop = FIND.bind_call(pending, "\n")
+      if stop
+        line = SLICE.bind_call(pending, 0, stop)
+        REPLACE.bind_call(pending, SLICE.bind_call(pending, stop + 1, SIZE.bind_call(pending)))
+        return FORCE.bind_call(line, Encoding::UTF_8)
+      end
+      begin
+        APPEND.bind_call(pending, READ.bind_call(OUT, 65_536))
+      rescue EOFError, SystemCallError, IOError
+        return nil
+      end
+    end
   end
 
   def self.answer(main, entry, args, kw, line)

@@ -530,17 +530,29 @@ pub fn arg<'a, T: Held<'a>>(args: &[Json], index: usize) -> Option<T::Owned> {
 }
 
 /// The candidate's run (runtimes/rust_split.py): its crate's `main` hands the caller module's
-/// `execir_call` here. Each line of the calls file (read, then deleted) is decoded and handed to
-/// `call`; its result, or that it panicked, is written to fd 3 and flushed before the next call.
-/// The loop lives here, built once, so the candidate's crate compiles only its own code.
+/// `execir_call` here. Each call line read from fd 3 (one at a time: the host writes call k + 1
+/// only once result k is written, and ends the calls by shutting the channel) is decoded and
+/// handed to `call`; its result, or that it panicked, is written to fd 3 and flushed before the
+/// next call is read. The loop lives here, built once, so the candidate's crate compiles only its
+/// own code.
 pub fn serve(call: fn(&[Json]) -> Option<String>) {
-    use std::io::Write;
+    use std::io::{BufRead, Write};
     use std::os::fd::FromRawFd;
-    let text = std::fs::read_to_string("@CALLS_FILE@").unwrap_or_default();
-    let _ = std::fs::remove_file("@CALLS_FILE@");
-    let mut out = std::io::BufWriter::new(unsafe { std::fs::File::from_raw_fd(3) });
-    for line in text.lines() {
-        let args = match parse(line) {
+    let channel = unsafe { std::fs::File::from_raw_fd(3) };
+    let mut out = std::io::BufWriter::new(match channel.try_clone() {
+        Ok(file) => file,
+        Err(_) => std::process::exit(122),
+    });
+    let mut calls = std::io::BufReader::new(channel);
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match calls.read_line(&mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let text = line.strip_suffix('\n').unwrap_or(&line);
+        let args = match parse(text) {
             Some(Json::Arr(items)) => items,
             _ => std::process::exit(2),
         };
