@@ -168,3 +168,22 @@ def test_ground_truth_sample():
 @pytest.mark.slow
 def test_ground_truth_full():
     _ground_truth(_tasks())
+
+
+THREADS = """#include <atomic>
+#include <thread>
+#include <vector>
+int sum_threads(int n) {
+    std::atomic<int> total(0);
+    std::vector<std::thread> ts;
+    for (int i = 1; i <= n; i++) ts.emplace_back([&total, i] { total += i; });
+    for (auto &t : ts) t.join();
+    return total;
+}
+"""
+
+
+def test_a_hundred_threads_are_not_flaky(oracle):
+    tests = TestSuite("native", "#include <cassert>\nint main() { assert(sum_threads(100) == 5050); assert(sum_threads(10) == 55); return 0; }\n")
+    jobs = [Job(THREADS + f"// run {i}\n", tests, "sum_threads", LIMITS, reference=THREADS, language="cpp") for i in range(8)]
+    assert [r.verdict for r in oracle.run(jobs)] == [Verdict.PASS] * 8

@@ -232,3 +232,26 @@ def test_unknown_isolation_is_a_user_error():
 
     with pytest.raises(ExecIRError):
         Oracle(OracleConfig(isolation="docker"))
+
+
+def test_stdio_input_over_the_frame_limit_is_streamed(oracle):
+    """stdin travels as a sealed memfd, never in a frame: an input over the frame limit is judged."""
+    from execir.execute.harness.frames import MAX_FRAME
+
+    big = "7\n" + "x" * (MAX_FRAME + (1 << 20)) + "\n"
+    tests = TestSuite("stdio", stdio_cases=(StdioCase(big, "14\n"),))
+    good = "import sys\nprint(int(sys.stdin.buffer.read().split()[0]) * 2)\n"
+    writes = "import os, sys\ntry:\n    os.write(0, b'9')\nexcept OSError:\n    pass\nsys.stdin.seek(0)\nprint(int(sys.stdin.read().split()[0]) * 2)\n"
+    results = oracle.run([job(good, tests, ""), job(writes, tests, "")])
+    assert [r.verdict for r in results] == [Verdict.PASS, Verdict.PASS], results
+
+
+def test_request_over_the_frame_limit_fails_only_that_job(oracle):
+    from execir.execute.harness.frames import MAX_FRAME
+
+    tests = TestSuite("stdio", stdio_cases=(StdioCase("1 2\n", "3\n"),))
+    good = "a, b = map(int, input().split())\nprint(a + b)\n"
+    huge = good + "#" + "x" * MAX_FRAME + "\n"
+    results = oracle.run([job(good, tests, ""), job(huge, tests, ""), job(good, tests, "")])
+    assert [r.verdict for r in results] == [Verdict.PASS, Verdict.UNDECIDED, Verdict.PASS]
+    assert "too large for the sandbox" in results[1].detail

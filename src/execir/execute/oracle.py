@@ -46,7 +46,7 @@ from execir.execute.runtimes import Toolchain, ToolchainMissing
 from execir.execute.safe_text import printable
 from execir.execute.sandbox import cgroups, cpus, hostcheck, isolation, reclaim, uids
 from execir.execute.sandbox.seccomp_filter import build_bpf
-from execir.execute.sandbox.slot import LauncherError, Slot, SlotSpec
+from execir.execute.sandbox.slot import LauncherError, RequestTooLarge, Slot, SlotSpec
 from execir.language_declarations import is_host_language
 from execir.types import TestSuite, Verdict
 
@@ -290,6 +290,8 @@ class Oracle:
             for attempt in range(LAUNCH_ATTEMPTS):
                 try:
                     return self._execute_on(slot, job)
+                except RequestTooLarge as exc:  # this job only: the slot never saw it
+                    return self._result(decide.Decision(Verdict.UNDECIDED, str(exc), None), [], job, "refused")
                 except LauncherError as exc:
                     with self._lock:
                         self.stats["launcher_errors"] += 1

@@ -302,7 +302,7 @@ ATTACKS: tuple[Case, ...] = (
             'Class.forName("execir.Caller").getMethod("main", String[].class)'
             '.invoke(null, (Object) new String[] {"Solution", "add"}); } catch (Throwable t) { } } return a - b; }\n'
         ),
-        F,
+        {F, T},  # the second caller waits on the channel for a call the first has not answered
     ),
     _case("mutates_argument_not_result", "split", _solution("    public void sortInPlace(int[] a) { int[] c = a.clone(); Arrays.sort(c); }\n"), F, SORT),
     _case("mutates_argument_wrongly", "split", _solution("    public void sortInPlace(int[] a) { Arrays.sort(a); a[0] = 0; }\n"), F, SORT),

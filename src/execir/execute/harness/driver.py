@@ -101,7 +101,10 @@ def _set_limits(limits: dict) -> None:
 def _wire_fds(mode: str, fds: list[int], stdin: str | None) -> None:
     """Put the channel on fd 3, output on 1/2, stdin on 0; close everything else."""
     chan, out_w, err_w = fds[0], fds[1], fds[2] if mode in ("main", "exec") else fds[1]
-    if mode in ("main", "exec"):
+    if mode in ("main", "exec") and len(fds) > 3:  # the host's sealed memfd (any size)
+        memfd = fds[3]
+        os.lseek(memfd, 0, os.SEEK_SET)
+    elif mode in ("main", "exec"):
         memfd = os.memfd_create("stdin")
         data = (stdin or "").encode("utf-8")
         view = memoryview(data)

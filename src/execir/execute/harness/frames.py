@@ -17,8 +17,11 @@ class FrameError(ValueError):
 
 
 def send(sock: socket.socket, obj: object, fds: tuple[int, ...] | list[int] = ()) -> None:
-    """Send one frame; ``fds`` travel with its first byte (SCM_RIGHTS)."""
+    """Send one frame; ``fds`` travel with its first byte (SCM_RIGHTS). A frame over
+    :data:`MAX_FRAME` raises :class:`FrameError` and sends nothing."""
     body = json.dumps(obj, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    if len(body) > MAX_FRAME:  # refused before a byte is sent: the peer would drop the connection
+        raise FrameError(f"frame of {len(body)} bytes exceeds {MAX_FRAME}")
     data = len(body).to_bytes(_HEADER, "big") + body
     if fds:
         sent = socket.send_fds(sock, [data], list(fds))

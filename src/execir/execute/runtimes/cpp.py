@@ -372,6 +372,6 @@ RUNTIME = CppRuntime(
     "cpp",
     (".cpp", ".cc", ".cxx"),
     ("g++", "binutils", "libssl-dev", "libboost-dev"),
-    Profile(address_space=True, nproc=64, compile_cpu_seconds=10.0, compile_wall_seconds=40.0),
+    Profile(address_space=True, nproc=512, compile_cpu_seconds=10.0, compile_wall_seconds=40.0),
     mounts=(PCH_ROOT,),
 )

@@ -8,6 +8,7 @@ budget or cap breach it has the server kill the child; the server sweeps every l
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import select
@@ -65,6 +66,27 @@ def _first_frame(data: bytes | bytearray) -> dict | None:
 
 class LauncherError(RuntimeError):
     """The sandbox could not be started or lost before the candidate ran: retry, never FAIL."""
+
+
+class RequestTooLarge(ValueError):
+    """One run's request (its program and files) is over the sandbox's frame limit: that job is
+    refused before anything is sent, the slot and the rest of the batch are untouched."""
+
+
+def stdin_fd(text: str) -> int:
+    """A sealed, read-only memfd holding ``text`` (UTF-8) at offset 0: stdin of one run, handed to
+    the sandbox as a descriptor, so an input of any size never travels in a frame."""
+    fd = os.memfd_create("execir-stdin", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+    try:
+        view = memoryview(text.encode("utf-8", "surrogatepass"))
+        while view:
+            view = view[os.write(fd, view) :]
+        os.lseek(fd, 0, os.SEEK_SET)
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_WRITE | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_SEAL)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 @dataclass(frozen=True)
@@ -260,7 +282,7 @@ class Slot:
         # stdout is capped; stderr is drained to EOF but only its tail kept (its volume never decides)
         captures = [Capture(out_r, job.limits.output_kb << 10, "head"), Capture(err_r, None, "tail")]
         raw = self._run(
-            job.limits, {"mode": "main", "program": job.program, "entry_point": job.entry_point, "stdin": stdin}, [chan_c, out_w, err_w], chan_h, captures
+            job.limits, {"mode": "main", "program": job.program, "entry_point": job.entry_point}, [chan_c, out_w, err_w, stdin_fd(stdin)], chan_h, captures
         )
         raw.stdout = bytes(captures[0].data)
         raw.stderr_tail = captures[1].tail()
@@ -292,9 +314,9 @@ class Slot:
         stdout = Capture(out_r, limits.output_kb << 10, "head") if judged_stdout else Capture(out_r, None, "tail")
         captures = [stdout, Capture(err_r, None, "tail"), channel]
         msg = {"mode": "exec", "files": plan.files, "compile": list(plan.compile), "run": list(plan.run), "env": plan.env}
-        msg.update(stdin=stdin, nonce=nonce, nonce_env=NONCE_ENV)
+        msg.update(nonce=nonce, nonce_env=NONCE_ENV)
         feeder = Feed(chan_h, feed) if feed is not None else None
-        raw = self._run(limits, msg, [chan_c, out_w, err_w], chan_h, captures, channel, feeder)
+        raw = self._run(limits, msg, [chan_c, out_w, err_w, stdin_fd(stdin)], chan_h, captures, channel, feeder)
         raw.stdout = bytes(captures[0].data)
         raw.stderr_tail = captures[1].tail()
         raw.stderr_bytes = captures[1].total
@@ -331,6 +353,10 @@ class Slot:
         started = time.monotonic()
         try:
             frames.send(self.ctrl, msg, [s if isinstance(s, int) else s.fileno() for s in child_fds])
+        except frames.FrameError as exc:
+            for capture in captures:
+                os.close(capture.fd)
+            raise RequestTooLarge(f"the run's program and files are too large for the sandbox ({exc})") from None
         except OSError as exc:
             raise LauncherError(f"sandbox server unreachable: {exc}") from exc
         finally:

@@ -15,7 +15,6 @@
 #define EXECIR_CALLER_H
 #include <cxxabi.h>
 #include <cerrno>
-#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -178,7 +177,7 @@ static bool execir_next_call(std::string &pending, std::string &line) {
             return true;
         }
         char buf[1 << 16];
-        ssize_t n = ::read(3, buf, sizeof buf);
+        long n = ::read(3, buf, sizeof buf);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return false;
         pending.append(buf, (size_t)n);

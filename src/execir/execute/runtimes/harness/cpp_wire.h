@@ -516,8 +516,9 @@ inline void write_all(int fd, const std::string &text);
 
 }  // namespace execir_wire
 
-// write(2) and _exit(2) declared here, not by <unistd.h>: it also declares variables (optopt,
+// read(2), write(2) and _exit(2) declared here, not by <unistd.h>: it also declares variables (optopt,
 // opterr, environ) that a program may define as its own globals, and this header follows it.
+extern "C" long read(int, void *, __SIZE_TYPE__);
 extern "C" long write(int, const void *, __SIZE_TYPE__);
 extern "C" void _exit(int);
 
