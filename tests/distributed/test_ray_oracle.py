@@ -135,7 +135,7 @@ def test_weaker_host_is_refused_before_any_work(cluster, tmp_path: Path) -> None
 
 def test_hosts_that_disagree_are_refused() -> None:
     oracle = RayOracle(OracleConfig(progress=False))
-    facts = {"oracle_version": "execir-oracle/7", "isolation": "bwrap+uid", "level": "bwrap", "limits_policy": {}, "runtime": {"bwrap": "0.8"}}
+    facts = {"oracle_version": "execir-oracle/8", "isolation": "bwrap+uid", "level": "bwrap", "limits_policy": {}, "runtime": {"bwrap": "0.8"}}
     facts |= {"execir": "1", "ray": "2.60.0", "slots": 1}
     other = dict(facts, runtime={"bwrap": "0.9"})
     oracle.hosts = [_host("a/1", facts), _host("b/2", other)]

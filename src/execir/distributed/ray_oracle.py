@@ -355,6 +355,7 @@ class RayOracle(Oracle):
             "runtime": first["runtime"],
             "runs_executed": self.stats["executed"],
             "protocols": dict(sum((Counter(r["protocols"]) for r in reports), Counter())),
+            "in_process_reasons": dict(sorted(sum((Counter(r.get("in_process_reasons", {})) for r in reports), Counter()).items())),
             "runs_cached": self.stats["cached"],
             "verdicts": dict(sorted(self.verdicts.items())),
             "flaky": [f for r in reports for f in r["flaky"]],

@@ -359,6 +359,19 @@ def parse_recording(raw: Raw) -> tuple[str, ...] | None:
     return tuple(calls)
 
 
+def record_failure(raw: Raw) -> str:
+    """Why :func:`parse_recording` found no calls in a record run, in a few words."""
+    if _compile_failure(raw):
+        return "it did not compile"
+    if raw.timeout:
+        return f"over its {raw.timeout} budget"
+    if raw.capped:
+        return "over the output cap"
+    if raw.exit_code != 0:
+        return f"exit status {raw.exit_code}" + (f": {_text(raw.stderr_tail[-300:])}" if raw.stderr_tail else "")
+    return "its calls were malformed or not completed"
+
+
 def _json_line(line: bytes) -> str | None:
     """``line`` as text when it is one UTF-8 JSON document, else None."""
     try:

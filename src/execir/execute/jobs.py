@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from execir.execute.limits import Limits
 from execir.types import TestSuite, Verdict
 
-ORACLE_VERSION = "execir-oracle/7"
+ORACLE_VERSION = "execir-oracle/8"
 """2: the sandbox wipes all of its /tmp between runs (1 let a file in /tmp outlive its run).
 3: a candidate's StopIteration no longer ends the judge's ``map``/``zip`` iteration (a false PASS);
 the server is not dumpable and resists same-uid tampering (memory, rlimits, SIGINT, SysV IPC) that
@@ -21,7 +21,12 @@ stdio programs finish as ``python3 prog.py`` does (threads joined, atexit, exit(
 process tree waited for); the per-run wipe reaches every depth and is verified; ERROR only from the
 host's compile check; UNDECIDED when the task's own test code fails; no AF_UNIX sockets outside bwrap.
 7: native tests are judged outside the candidate's process (record, calls, trusted judge:
-:mod:`execir.execute.split`) wherever the runtime can split them."""
+:mod:`execir.execute.split`) wherever the runtime can split them.
+8: judged outside, each call reaches the candidate only once the previous result is in (no calls
+file); C++ exceptions cross by their standard class, what() and thrown numbers' values; the C++
+caller is compiled before the program (no macro of the program reaches it); the entry point is taken
+from the reference and the tests where the caller names none or a wrong one (Go, Ruby, PHP, Rust);
+a result decided in-process says why; stdin reaches the sandbox as a sealed memfd."""
 
 
 JUDGED_OUTSIDE = "judged-outside"

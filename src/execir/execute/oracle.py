@@ -375,17 +375,35 @@ class Oracle:
             return self._result(decide.aggregate_cases(decisions, len(job.tests.stdio_cases)), raws, job, f"{job.language} stdio", JUDGED_OUTSIDE)
         if job.tests.kind not in ("native", "probe"):
             raise ExecIRError(f"{job.language} programs take native, probe or stdio tests, not {job.tests.kind!r}")
+        weaker = ""
         if job.tests.kind == "native":
+            if job.reference:
+                job = replace(job, entry_point=runtime.entry_name(job.reference, job.tests.code, job.entry_point))
             recording = self._recordings.get(slot, runtime, toolchain, job, limits)
             if recording is not None:
                 decision, raws = split.judge(slot, runtime, toolchain, job, limits, recording)
                 self._recordings.settle(job, toolchain, decision, raws)
                 return self._result(decision, raws, job, f"{job.language} judged outside", JUDGED_OUTSIDE)
+            weaker = self._recordings.why_not(job, toolchain)
+            self._say_in_process(job.language, weaker)
         plan = runtime.plan(toolchain, job.program, job.tests.code, limits)
         raw = slot.run_exec(limits, plan, "", os.urandom(16).hex(), judged_stdout=job.tests.kind == "probe")
         if job.tests.kind == "probe":
             return self._result(decide.decide_probe(raw, limits, len(job.tests.asserts)), [raw], job, f"{job.language} probes", IN_PROCESS)
-        return self._result(decide.decide_native(raw, limits), [raw], job, f"{job.language} native tests", IN_PROCESS)
+        decision = decide.decide_native(raw, limits)
+        decision = replace(decision, detail=f"{decision.detail} (in-process, a weaker protocol: {weaker})")
+        return self._result(decision, [raw], job, f"{job.language} native tests", IN_PROCESS)
+
+    def _say_in_process(self, language: str, why: str) -> None:
+        """Say on stderr, once per language and reason, that native tests ran in the candidate's
+        process (the weaker protocol: the tests and their expected values are in its reach); every
+        such result says it in its detail and ``protocol``, and :meth:`reliability` counts them (``in_process_reasons``)."""
+        reason = why.split(" (", 1)[0]
+        with self._lock:
+            self.stats[f"in_process:{language}: {reason}"] += 1
+            first = self.stats[f"in_process:{language}: {reason}"] == 1
+        if first:
+            print(f"execir: {language}: judged in-process, a weaker protocol (the tests run in the candidate's process): {why}", file=sys.stderr, flush=True)
 
     def _result(self, decision: decide.Decision, raws: list[Raw], job: Job, label: str, protocol: str = JUDGED_OUTSIDE) -> tuple[ExecResult, bool]:
         """The typed result of a decided job, and whether it deserves a serial re-run."""
@@ -446,6 +464,7 @@ class Oracle:
             },
             "runs_executed": self.stats["executed"],
             "protocols": {name: self.stats[f"protocol:{name}"] for name in (JUDGED_OUTSIDE, IN_PROCESS)},
+            "in_process_reasons": {k.split(":", 1)[1]: v for k, v in sorted(self.stats.items()) if k.startswith("in_process:")},
             "record_runs": self._recordings.runs,
             "runs_cached": self.stats["cached"],
             "reruns": self.stats["reruns"],

@@ -84,6 +84,7 @@ class Recordings:
         self._lock = threading.Lock()
         self._found: dict[str, tuple[str, ...] | None] = {}
         self._passed: dict[str, str] = {}
+        self._why: dict[str, str] = {}
         self._busy: dict[str, threading.Lock] = {}
         self.runs = 0
 
@@ -101,13 +102,19 @@ class Recordings:
             with self._lock:
                 done = key in self._found
             if not done:
-                calls = record(slot, runtime, toolchain, job, trusted_limits(limits))
+                calls, why = record(slot, runtime, toolchain, job, trusted_limits(limits))
                 with self._lock:
                     self._found[key] = calls
-                    self.runs += 1
+                    self._why[key] = why
+                    self.runs += not why or why.startswith(RECORD_FAILED)
         with self._lock:
             calls = self._found[key]
             return None if calls is None else Recording(calls, self._passed.get(key, ""))
+
+    def why_not(self, job: Job, toolchain: Toolchain) -> str:
+        """Why ``job``'s task is not judged outside (after :meth:`get` returned None)."""
+        with self._lock:
+            return self._why.get(self.key(job, toolchain), "")
 
     def settle(self, job: Job, toolchain: Toolchain, decision: decide.Decision, raws: list[Raw]) -> None:
         """Keep ``job``'s result lines as the task's passed results when the judge passed them in
@@ -120,15 +127,21 @@ class Recordings:
                 self._passed.setdefault(key, decide.results_text(raws[0]))
 
 
-def record(slot: Slot, runtime: Runtime, toolchain: Toolchain, job: Job, limits: Limits) -> tuple[str, ...] | None:
-    """Run the record plan; the calls, or None when the tests cannot be split."""
+NO_REFERENCE = "no reference program was given (--reference): the tests' helpers and types come from it"
+NO_RECORDER = "the tests or the reference's entry point are of a form this language's recorder cannot replay"
+RECORD_FAILED = "the reference's record run did not complete"
+
+
+def record(slot: Slot, runtime: Runtime, toolchain: Toolchain, job: Job, limits: Limits) -> tuple[tuple[str, ...] | None, str]:
+    """Run the record plan: the calls, or None and why the tests cannot be split."""
     if not job.reference or job.tests.kind != "native":
-        return None
+        return None, NO_REFERENCE
     plan = runtime.record_plan(toolchain, job.reference, job.tests.code, job.entry_point)
     if plan is None:
-        return None
+        return None, NO_RECORDER + (f" (entry point {job.entry_point!r})" if job.entry_point else " (no entry point named)")
     raw = run_trusted(slot, runtime, toolchain, limits, plan, RECORD_CAP)
-    return decide.parse_recording(raw)
+    calls = decide.parse_recording(raw)
+    return calls, "" if calls is not None else f"{RECORD_FAILED} ({decide.record_failure(raw)})"
 
 
 def run_trusted(slot: Slot, runtime: Runtime, toolchain: Toolchain, limits: Limits, plan: Plan, cap: int) -> Raw:

@@ -12,12 +12,13 @@ the run command. Language-native tests prove completion by writing the run's non
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import stat
 import subprocess
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
@@ -172,6 +173,12 @@ class Runtime:
     # language's types (exact: floats round-trip, integers keep their width's range, strings their
     # bytes); :mod:`execir.execute.split` treats it as opaque text and compares argument lines
     # byte for byte, so the recorder and the judge must encode arguments identically.
+    def entry_name(self, reference: str, tests: str, hint: str) -> str:
+        """The entry point to judge outside: ``hint`` where the reference defines it, else what the
+        reference's source and the tests' calls say (:func:`pick_entry`); ``hint`` unchanged where
+        the runtime resolves names itself (C++, Java, JavaScript)."""
+        return hint
+
     def record_plan(self, toolchain: Toolchain, reference: str, tests: str, entry_point: str) -> Plan | None:
         """Trusted run of the ``reference`` program with the native ``tests``, the entry point
         wrapped by a recorder that calls the reference: on fd 3 one line per call of the entry
@@ -305,3 +312,16 @@ def root_owned(path: str, *, resolve: bool = False) -> bool:
             current = os.path.dirname(current)
     except OSError:
         return False
+
+
+def pick_entry(defined: Sequence[str], masked_tests: str, hint: str, parens: bool = True) -> str:
+    """``hint`` when it is among the reference's top-level ``defined`` names, else the last of them
+    (public sets put the entry point last) that the tests call as code (``masked_tests``: comments
+    and strings blanked), ``main`` never; ``hint`` when none is. ``parens``: a call needs ``(``
+    (Ruby calls without them)."""
+    names = [name for name in defined if name != "main"]
+    if hint in names:
+        return hint
+    tail = r"\s*\(" if parens else r"(?![\w?!])"
+    used = [name for name in names if re.search(rf"(?<![\w$.:]){re.escape(name)}{tail}", masked_tests)]
+    return used[-1] if used else hint

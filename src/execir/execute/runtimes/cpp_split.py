@@ -229,6 +229,38 @@ def signature_header(signature: str) -> str:
     return f"{includes}template <class T> struct execir_sig_id {{ typedef T type; }};\ntypedef execir_sig_id<{signature}>::type execir_ref_sig;\n"
 
 
+_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<([^>]+)>", re.MULTILINE)
+_TAIL_WORDS = "struct template class auto operator const decltype return int main typedef void execir_caller serve".split()
+
+
+def call_source(program: str, entry: str) -> str:
+    """The candidate's translation unit: the trusted caller first (no macro of the program reaches
+    it), after the container headers the program includes (so the wire carries the program's own
+    parameter types), then the program, then :func:`call_tail`."""
+    named = set(_INCLUDE.findall(program))
+    every = "bits/stdc++.h" in named
+    headers = sorted({h for h in CONTAINER_HEADERS.values() if every or h in named})
+    includes = "".join(f"#include <{h}>\n" for h in headers)
+    return f'{includes}#include "execir_caller.h"\n#line 1 "main.cpp"\n{program}\n{call_tail(program, entry)}'
+
+
+def call_tail(program: str, entry: str) -> str:
+    """After the program: binds the entry point by name and runs the caller. It #undefs every
+    keyword it uses (a program may ``#define int long long``) and its own names carry a digest of
+    the program, which the program cannot name in a macro of its own."""
+    tag = hashlib.sha256(program.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    undefs = "".join(f"#undef {word}\n" for word in _TAIL_WORDS)
+    return (
+        f'{undefs}#line 1 "execir_tail.cpp"\n'
+        f"struct execir_invoke_{tag} {{\n"
+        f"    template <class... execir_t_{tag}>\n"
+        f"    auto operator()(execir_t_{tag} &...execir_a_{tag}) const -> decltype({entry}(execir_a_{tag}...)) {{\n"
+        f"        return {entry}(execir_a_{tag}...);\n    }}\n}};\n"
+        f"#ifdef EXECIR_OWN_TYPES\ntypedef decltype(&{entry}) execir_own_{tag};\n#else\ntypedef void execir_own_{tag};\n#endif\n"
+        f"int main() {{ return execir_caller::serve<execir_invoke_{tag}, execir_own_{tag}>(); }}\n"
+    )
+
+
 def call_plan(toolchain: Toolchain, program: str, entry_point: str, reference: str) -> Plan:
     from execir.execute.runtimes.cpp import LINK_LIBS, NATIVE_FLAGS, PRELUDE, PRELUDE_NAME
 
@@ -240,13 +272,13 @@ def call_plan(toolchain: Toolchain, program: str, entry_point: str, reference: s
         found = (built.entry, built.signature)
     entry, signature = found
     files = {
-        "main.cpp": program + '\n#include "execir_caller.h"\n',
+        "main.cpp": call_source(program, entry),
         "execir_wire.h": WIRE,
         "execir_caller.h": CALLER,
         "execir_sig.h": signature_header(signature),
         f"inc/{PRELUDE_NAME}": PRELUDE,
     }
-    gxx = [*_flags(toolchain, (*NATIVE_FLAGS, "-pipe"), "inc", PRELUDE_NAME), f"-DEXECIR_ENTRY={entry}"]
+    gxx = [*_flags(toolchain, (*NATIVE_FLAGS, "-pipe"), "inc", PRELUDE_NAME)]
     if toolchain.paths.get("fuse-ld"):
         gxx.append(toolchain.paths["fuse-ld"])
     tail = ["main.cpp", "-o", "prog", *LINK_LIBS]

@@ -60,7 +60,22 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from execir.execute.runtimes.base import CALLS_FILE, RESULTS_FILE, Plan, Profile, Runtime, Toolchain, harness_source, not_ready, output_of, remove_first
+from execir.execute.runtimes.base import (
+    CALLS_FILE,
+    RESULTS_FILE,
+    Plan,
+    Profile,
+    Runtime,
+    Toolchain,
+    harness_source,
+    not_ready,
+    output_of,
+    pick_entry,
+    remove_first,
+)
+
+_GO_FUNC = re.compile(r"^func\s+([A-Za-z_]\w*)\s*[\[(]", re.MULTILINE)
+"""A top-level function (not a method) of Go source."""
 
 PREPARED_ROOT = Path("/usr/local/lib/execir-go")
 """Trusted, read-only builds of testify and its dependencies, one directory per key."""
@@ -96,6 +111,11 @@ def _sh(argv: list[str]) -> str:
 
 
 class GoRuntime(Runtime):
+    def entry_name(self, reference: str, tests: str, hint: str) -> str:
+        from execir.execute.runtimes import go_source
+
+        return pick_entry(_GO_FUNC.findall(go_source.masked(reference)), go_source.masked(tests), hint)
+
     def discover(self) -> Toolchain:
         paths = self.require("go", "rm")
         go = paths["go"]

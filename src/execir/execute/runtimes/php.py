@@ -43,10 +43,12 @@ out of the candidate's process.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 
 from execir.execute.runtimes import php_split
-from execir.execute.runtimes.base import HIDE_NONCE, Plan, Profile, Runtime, Toolchain, harness_source, not_ready
+from execir.execute.runtimes.base import HIDE_NONCE, Plan, Profile, Runtime, Toolchain, harness_source, not_ready, pick_entry
+from execir.execute.runtimes.source_mask import code_mask
 from execir.execute.sandbox.trusted_runner import TrustedSpec
 
 PROGRAM = "program.php"
@@ -102,7 +104,20 @@ SETTINGS = (
 """``-d`` settings of every run (after ``-n``)."""
 
 
+_PHP_FUNCTION = re.compile(r"^function\s+&?\s*([A-Za-z_]\w*)\s*\(", re.MULTILINE)
+"""A top-level function of PHP source (column 0)."""
+
+
+def _code(source: str) -> str:
+    """``source`` with comments and quoted strings blanked."""
+    mask = code_mask(source)
+    return "".join(c if keep or c == "\n" else " " for c, keep in zip(source, mask))
+
+
 class PhpRuntime(Runtime):
+    def entry_name(self, reference: str, tests: str, hint: str) -> str:
+        return pick_entry(_PHP_FUNCTION.findall(_code(reference)), _code(tests), hint)
+
     def discover(self) -> Toolchain:
         paths = self.require("php", "sh")
         probe = subprocess.run([paths["php"], "-n", "-r", "echo PHP_VERSION, PHP_EOL, PHP_EXTENSION_DIR;"], capture_output=True, text=True, timeout=60)

@@ -60,9 +60,10 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 
 from execir.execute.runtimes import ruby_split
-from execir.execute.runtimes.base import HIDE_NONCE, Plan, Profile, Runtime, Toolchain, harness_source
+from execir.execute.runtimes.base import HIDE_NONCE, Plan, Profile, Runtime, Toolchain, harness_source, pick_entry
 from execir.execute.sandbox.trusted_runner import TrustedSpec
 
 PROGRAM = "program.rb"
@@ -74,7 +75,14 @@ BUNDLED_GEMS = ("prime", "matrix", "rexml", "rss", "minitest", "test-unit", "pow
 RUNNER = harness_source("ruby_runner.rb")
 
 
+_RUBY_DEF = re.compile(r"^def\s+(?:self\.)?([A-Za-z_]\w*[?!]?)", re.MULTILINE)
+"""A top-level method of Ruby source (column 0)."""
+
+
 class RubyRuntime(Runtime):
+    def entry_name(self, reference: str, tests: str, hint: str) -> str:
+        return pick_entry(_RUBY_DEF.findall(reference), tests, hint, parens=False)
+
     def discover(self) -> Toolchain:
         paths = self.require("ruby", "sh")
         found = []

@@ -68,6 +68,7 @@ from execir.execute.runtimes.base import (
     ToolchainMissing,
     harness_source,
     not_ready,
+    pick_entry,
     remove_first,
     root_owned,
 )
@@ -286,7 +287,14 @@ def tests_module(tests: str) -> tuple[str, str, str]:
     return name, text, declare
 
 
+_RUST_FN = re.compile(r"^(?:pub(?:\([^)]*\))?\s+)?(?:(?:const|async|unsafe)\s+)*fn\s+([A-Za-z_]\w*)", re.MULTILINE)
+"""A top-level function of Rust source (column 0)."""
+
+
 class RustRuntime(Runtime):
+    def entry_name(self, reference: str, tests: str, hint: str) -> str:
+        return pick_entry(_RUST_FN.findall(rust_source.mask(reference)), rust_source.mask(tests), hint)
+
     def discover(self) -> Toolchain:
         host_rustc, root = find_rustc()
         paths = self.require("cc", "sh", "rm", "cp", "chmod")

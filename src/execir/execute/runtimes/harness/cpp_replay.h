@@ -12,7 +12,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <stdexcept>
+#include <typeinfo>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -65,16 +68,80 @@ inline State &state() {
     _exit(status);
 }
 
-[[noreturn]] inline void raise(const std::string &name) {
-    if (name == "std::out_of_range") throw std::out_of_range(name);
-    if (name == "std::invalid_argument") throw std::invalid_argument(name);
-    if (name == "std::length_error") throw std::length_error(name);
-    if (name == "std::domain_error") throw std::domain_error(name);
-    if (name == "std::logic_error") throw std::logic_error(name);
-    if (name == "std::range_error") throw std::range_error(name);
-    if (name == "std::overflow_error") throw std::overflow_error(name);
-    if (name == "std::underflow_error") throw std::underflow_error(name);
-    throw std::runtime_error(name);
+// A candidate's exception of a class of its own (not a std::exception): only catch (...) catches
+// it, as only catch (...) or the candidate's own class name (which the tests cannot name) would.
+struct Foreign {
+    std::string name;
+};
+
+// A std::exception-derived class of the candidate's own whose nearest standard base is
+// std::exception itself: caught by catch (std::exception&), with the candidate's what().
+struct Exception : std::exception {
+    std::string text;
+    explicit Exception(const std::string &t) : text(t) {}
+    const char *what() const noexcept override { return text.c_str(); }
+};
+
+// What the candidate's call threw, thrown again for the tests: the standard class (the candidate's
+// own classes become their most derived standard base) with the candidate's what(), or a number
+// of its own type and value, or a C string, or a std::string; false: not a shape the caller writes.
+inline bool raise_standard(const std::string &base, const std::string &what) {
+    if (base == "std::out_of_range") throw std::out_of_range(what);
+    if (base == "std::invalid_argument") throw std::invalid_argument(what);
+    if (base == "std::length_error") throw std::length_error(what);
+    if (base == "std::domain_error") throw std::domain_error(what);
+    if (base == "std::logic_error") throw std::logic_error(what);
+    if (base == "std::range_error") throw std::range_error(what);
+    if (base == "std::overflow_error") throw std::overflow_error(what);
+    if (base == "std::underflow_error") throw std::underflow_error(what);
+    if (base == "std::runtime_error") throw std::runtime_error(what);
+    if (base == "std::bad_alloc") throw std::bad_alloc();
+    if (base == "std::bad_cast") throw std::bad_cast();
+    if (base == "std::bad_typeid") throw std::bad_typeid();
+    if (base == "std::bad_exception") throw std::bad_exception();
+    if (base == "std::exception") throw Exception(what);
+    return false;
+}
+
+template <class T>
+bool raise_number(execir_wire::Reader &r) {
+    T value;
+    if (!execir_wire::get(r, value) || !execir_wire::eat(r, '}') || r.p != r.end) return false;
+    throw value;
+}
+
+inline bool raise_value(const std::string &name, execir_wire::Reader &r) {
+    if (name == "int") return raise_number<int>(r);
+    if (name == "long") return raise_number<long>(r);
+    if (name == "long long") return raise_number<long long>(r);
+    if (name == "unsigned int") return raise_number<unsigned>(r);
+    if (name == "unsigned long") return raise_number<unsigned long>(r);
+    if (name == "unsigned long long") return raise_number<unsigned long long>(r);
+    if (name == "short") return raise_number<short>(r);
+    if (name == "bool") return raise_number<bool>(r);
+    if (name == "double") return raise_number<double>(r);
+    if (name == "float") return raise_number<float>(r);
+    return false;
+}
+
+// false: malformed (nothing thrown)
+inline bool raise(execir_wire::Reader &r) {
+    std::string name, base, what;
+    if (!execir_wire::get_string(r, name)) return false;
+    if (execir_wire::eat_word(r, ",\"value\":")) return raise_value(name, r);
+    bool has_base = execir_wire::eat_word(r, ",\"base\":");
+    if (has_base && !execir_wire::get_string(r, base)) return false;
+    bool has_what = execir_wire::eat_word(r, ",\"what\":");
+    if (has_what && !execir_wire::get_string(r, what)) return false;
+    if (!execir_wire::eat(r, '}') || r.p != r.end) return false;
+    if (has_base) return has_what && raise_standard(base, what);
+    if (has_what && name == "const char*") {
+        const std::string *kept = new std::string(what);  // outlives the catch, as a literal would
+        throw kept->c_str();
+    }
+    if (has_what && name == "std::string") throw what;
+    if (has_what) return false;
+    throw Foreign{name};
 }
 
 // The candidate's values for the arguments after the call: for each parameter the reference takes
@@ -158,11 +225,7 @@ struct Entry<R(A...)> {
         if (i >= s.results.size()) report("missing", i, nullptr, 1);
         const std::string &text = s.results[i];
         execir_wire::Reader r = {text.data(), text.data() + text.size(), false};
-        if (execir_wire::eat_word(r, "{\"raised\":")) {
-            std::string name;
-            if (!execir_wire::get_string(r, name) || !execir_wire::eat(r, '}') || r.p != r.end) report("malformed", i, nullptr, 1);
-            raise(name);
-        }
+        if (execir_wire::eat_word(r, "{\"raised\":") && !raise(r)) report("malformed", i, nullptr, 1);
         typename Value<R>::Held value;
         std::tuple<typename std::decay<A>::type...> after;
         bool given[sizeof...(A) + 1] = {false};
