@@ -353,7 +353,7 @@ def parse_recording(raw: Raw) -> tuple[str, ...] | None:
     calls: list[str] = []
     for line in lines[:-2]:
         text = _json_line(line)
-        if text is None or not text.startswith("["):
+        if text is None or not (text.startswith("[") or text.startswith('{"self":')):  # {"self": k, ...}: Java, on the k-th instance
             return None
         calls.append(text)
     return tuple(calls)
@@ -439,7 +439,7 @@ def decide_judge(raw: Raw, limits: Limits, calls: int, need_status: int) -> Deci
     if raw.exit_code == need_status:
         index = report.get("need")
         args = _json_line(lines[1]) if len(lines) > 2 else None
-        if type(index) is int and 0 <= index <= calls and args is not None and args.startswith("["):
+        if type(index) is int and 0 <= index <= calls and args is not None and (args.startswith("[") or args.startswith('{"self":')):
             return Need(index, args)
         return Decision(Verdict.UNDECIDED, "the judge asked for a call it did not describe", None)
     if raw.exit_code == 0 and raw.nonce and raw.completion == f"{raw.nonce}\n".encode():

@@ -132,10 +132,11 @@ def wrap(reference: str, name: str) -> Wrapped | None:
     arguments = ", ".join(names)
     call = f"{PREFIX}{name}({arguments})"
     boxed = f"new Object[]{{{arguments}}}"
+    receiver = "null" if re.search(r"(?<![\w$])static(?![\w$])", prefix) else "this"
     if _VOID.search(prefix.strip()):
-        body = f"execir.Split.call({boxed}, () -> {{ {call}; return null; }});"
+        body = f"execir.Split.call({receiver}, {boxed}, () -> {{ {call}; return null; }});"
     else:
-        body = f"return execir.Split.call({boxed}, () -> {call});"
+        body = f"return execir.Split.call({receiver}, {boxed}, () -> {call});"
     wrapper = f"\n{prefix.strip()} {reference[start:brace].strip()} {{ {body} }}\n"
     source = reference[:start] + PREFIX + reference[start : end + 1] + wrapper + reference[end + 1 :]
     return Wrapped(source, owner, name)

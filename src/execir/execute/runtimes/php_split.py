@@ -10,8 +10,8 @@ a program cannot declare a class or function of its names: PHP never redefines o
   the reference is loaded at top level; a function of the entry's name with the reference's
   parameters (by-reference ones kept) writes each call's argument line before calling the renamed
   reference (calls made while the reference runs are not recorded), then the tests are loaded at
-  top level. ``mt_srand(0)``/``srand(0)`` run first, in the judge too, so tests drawing random
-  numbers make the same calls in both. Arguments with no exact wire form (an object other than a
+  top level. ``mt_srand(0)``/``srand(0)`` run first, in the judge too, and the tests'
+  ``random_int`` draws from ``mt_rand``, so tests drawing random numbers make the same calls in both. Arguments with no exact wire form (an object other than a
   ``stdClass``, a closure, a resource, a cycle) or named ones stop the run: those tests stay
   in-process.
 - **calls** (the candidate's): its syntax checked first as ``php -l`` decides (a syntax error is
@@ -49,6 +49,7 @@ from __future__ import annotations
 import re
 
 from execir.execute.runtimes.base import CALLS_FILE, RESULTS_FILE, Plan, harness_source
+from execir.execute.runtimes.source_mask import code_mask
 
 PROGRAM = "program.php"
 TESTS = "tests.php"
@@ -87,8 +88,22 @@ def invoker(program: str) -> str:
     return f"<?php\n{declare}function execir_invoke(string $name, array &$args): mixed\n{{\n    return $name(...$args);\n}}\n"
 
 
+_RANDOM_INT = re.compile(r"(?<![\w$>:])(\\?)random_int(\s*\()", re.IGNORECASE)
+
+
+def seeded(tests: str) -> str:
+    """``tests`` with their ``random_int(...)`` calls drawn from ``mt_rand`` (seeded in the record
+    and judge runs; the same range, both ends included, and the same ValueError on an empty one),
+    so tests drawing random arguments make the same calls in both. Only the tests' own code (never
+    in a string or a comment) is rewritten; the tests are trusted code."""
+    code = code_mask(tests)
+    return _RANDOM_INT.sub(lambda m: m.group(1) + "mt_rand" + m.group(2) if code[m.start()] else m.group(0), tests)
+
+
 def tests_file(tests: str) -> str:
-    """The tests as a file of their own (MBXP's tests are PHP code without an opening tag)."""
+    """The tests as a file of their own (MBXP's tests are PHP code without an opening tag), their
+    random draws seeded (:func:`seeded`)."""
+    tests = seeded(tests)
     return tests if tests.lstrip().startswith("<?php") else "<?php\n" + tests
 
 

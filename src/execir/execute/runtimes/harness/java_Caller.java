@@ -11,12 +11,16 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /** The candidate's run of a split job (arguments: the entry point's class and name, then the stand-ins
  *  of the tests' classes, loaded and their files deleted first): each line of
  *  fd 3 (one at a time) is decoded into the parameter types of the program's own method of that name and
- *  arity (of several overloads, the one taking most arguments at their exact types), the method is called on this thread (one instance for every call, as the tests make one),
+ *  arity (of several overloads, the one taking most arguments at their exact types), the method is called on this thread (on one instance per instance the tests made: a call line
+ *  {@code {"self": k, "args": [...]}} names the k-th),
  *  and one line per call goes to fd 3: {@code {"ok": VALUE}} (with {@code "after"} when an argument
  *  changed in place), {@code {"raised": "NearestJdkThrowable"}}, or {@code {"bad": "why"}} (the
  *  arguments or the value have no wire form). Nothing here is trusted by the judge. */
@@ -52,9 +56,9 @@ public final class Caller {
                 if (m.getName().equals(args[1]) && !m.isSynthetic() && !m.isBridge()) named.add(m);
             }
             named.sort(Comparator.comparing(Method::toGenericString));
-            Object[] self = {null};
+            Map<Integer, Object> instances = new HashMap<>();
             // one call at a time: the host writes the next only once this one's result is written
-            for (String line; (line = channel.next()) != null;) channel.line(call(entry, named, line, self));
+            for (String line; (line = channel.next()) != null;) channel.line(call(entry, named, line, instances));
             System.out.flush();
             System.err.flush();
             status = 0;
@@ -75,8 +79,13 @@ public final class Caller {
         return out.append('}').toString();
     }
 
-    private static String call(Class<?> entry, List<Method> named, String line, Object[] self) throws Exception {
+    private static String call(Class<?> entry, List<Method> named, String line, Map<Integer, Object> instances) throws Exception {
         Object parsed = Json.parse(line);
+        int receiver = 0;
+        if (parsed instanceof Map && ((Map<?, ?>) parsed).keySet().equals(Set.of("self", "args")) && ((Map<?, ?>) parsed).get("self") instanceof Json.Num) {
+            receiver = Integer.parseInt(((Json.Num) ((Map<?, ?>) parsed).get("self")).text);
+            parsed = ((Map<?, ?>) parsed).get("args");
+        }
         if (!(parsed instanceof List)) return bad("a call is a list of arguments");
         List<?> wire = (List<?>) parsed;
         Method method = null;
@@ -113,12 +122,13 @@ public final class Caller {
             method.setAccessible(true);
             Object target = null;
             if (!Modifier.isStatic(method.getModifiers())) {
-                if (self[0] == null) {
+                target = instances.get(receiver);
+                if (target == null) {
                     Constructor<?> make = entry.getDeclaredConstructor();
                     make.setAccessible(true);
-                    self[0] = make.newInstance();
+                    target = make.newInstance();
+                    instances.put(receiver, target);
                 }
-                target = self[0];
             }
             result = method.invoke(target, values);
         } catch (InvocationTargetException e) {

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -126,14 +127,27 @@ public final class Split {
         }
     }
 
-    /** The wrapper's hook: see the class comment. */
-    public static <R> R call(Object[] args, Body<R> body) {
+    /** The instances the tests called the entry method on, in the order they first did. */
+    private static final IdentityHashMap<Object, Integer> RECEIVERS = new IdentityHashMap<>();
+
+    /** The wrapper's hook: see the class comment. {@code self}: the instance the tests called the
+     *  entry method on (null for a static one); a call on another instance than the first says
+     *  which ({@code {"self": k, "args": [...]}}), so the candidate's run calls a fresh instance
+     *  of its own wherever the tests made one. */
+    public static <R> R call(Object self, Object[] args, Body<R> body) {
         if (mode.isEmpty() || inner()) return run(body);
         String text;
         try {
             text = Wire.encodeAll(args);
         } catch (Wire.Mismatch e) {
             throw stop("{\"unsupported\":" + quoted(e.getMessage()) + "}", null, 1);
+        }
+        if (self != null) {
+            int k;
+            synchronized (Split.class) {
+                k = RECEIVERS.computeIfAbsent(self, o -> RECEIVERS.size());
+            }
+            if (k > 0) text = "{\"self\":" + k + ",\"args\":" + text + "}";
         }
         if (mode.equals("record")) {
             try {

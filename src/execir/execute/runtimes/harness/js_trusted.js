@@ -44,6 +44,58 @@ function seeded(seed) {
 const testsRandom = seeded(0x5eed);
 Math.random = testsRandom;
 
+// crypto's random draws from Math.random at the moment of the call (the tests' stream, or the
+// reference's while it runs in the record run), so tests drawing arguments from crypto.randomInt,
+// randomBytes, getRandomValues or randomUUID make the same calls in the record and judge runs.
+function seedCrypto(target) {
+  if (target == null) return;
+  const bytes = (n) => {
+    const out = Buffer.alloc(n);
+    for (let i = 0; i < n; i++) out[i] = Math.floor(Math.random() * 256);
+    return out;
+  };
+  const later = (callback, value) => { process.nextTick(callback, null, value); };
+  const fill = (view) => {
+    const raw = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+    raw.set(bytes(raw.length));
+    return view;
+  };
+  const replace = (name, fn) => {
+    try {
+      Object.defineProperty(target, name, { value: fn, writable: true, configurable: true, enumerable: true });
+    } catch (e) { /* a frozen binding keeps its own draws */ }
+  };
+  if (typeof target.randomInt === 'function') {
+    replace('randomInt', function randomInt(min, max, callback) {
+      if (typeof max !== 'number') { callback = max; max = min; min = 0; }
+      if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || max <= min) throw new RangeError('The value of "max" is out of range. It must be greater than the value of "min" (' + min + ')');
+      const value = min + Math.floor(Math.random() * (max - min));
+      if (typeof callback === 'function') return later(callback, value);
+      return value;
+    });
+  }
+  if (typeof target.randomBytes === 'function') {
+    replace('randomBytes', function randomBytes(n, callback) {
+      const value = bytes(n);
+      if (typeof callback === 'function') return later(callback, value);
+      return value;
+    });
+  }
+  if (typeof target.getRandomValues === 'function') replace('getRandomValues', fill);
+  if (typeof target.randomUUID === 'function') {
+    replace('randomUUID', function randomUUID() {
+      const b = bytes(16);
+      b[6] = (b[6] & 0x0f) | 0x40;
+      b[8] = (b[8] & 0x3f) | 0x80;
+      const h = b.toString('hex');
+      return h.slice(0, 8) + '-' + h.slice(8, 12) + '-' + h.slice(12, 16) + '-' + h.slice(16, 20) + '-' + h.slice(20);
+    });
+  }
+}
+seedCrypto(require('crypto'));
+seedCrypto(require('crypto').webcrypto);
+seedCrypto(globalThis.crypto);
+
 // console.assert throws (node's only prints), as the in-process runner's does.
 console.assert = function assert(value, ...message) {
   if (!value) throw new Error(message.length && typeof message[0] === 'string' ? 'Assertion failed: ' + message[0] : 'Assertion failed');

@@ -243,6 +243,7 @@ class Run {
       clearTimeout: clear, clearInterval: clear, clearImmediate: clear,
       Buffer, URL, URLSearchParams, TextEncoder, TextDecoder, atob, btoa, structuredClone, performance,
       AbortController, AbortSignal, Event, EventTarget, MessageChannel, MessagePort, BroadcastChannel, Blob,
+      crypto: require('crypto').webcrypto, // node's global crypto
     };
     Object.defineProperty(g, CALL, { value: () => (run.thunk ? run.thunk() : undefined) }); // fixed: a script cannot remove it
     for (const [name, value] of Object.entries(globals)) {
