@@ -444,6 +444,8 @@ def decide_judge(raw: Raw, limits: Limits, calls: int, need_status: int) -> Deci
         return Decision(Verdict.UNDECIDED, "the judge asked for a call it did not describe", None)
     if raw.exit_code == 0 and raw.nonce and raw.completion == f"{raw.nonce}\n".encode():
         return Decision(Verdict.PASS, "tests completed on the candidate's values", (True,))
+    if type(report.get("inexact")) is int:
+        return Decision(Verdict.UNDECIDED, f"the candidate's result for call {report['inexact']} is a wider number than the reference's type holds", None)
     for key, text in JUDGE_REPORTS.items():
         if type(report.get(key)) is int:
             return Decision(Verdict.FAIL, text.format(report[key]), (False,))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from execir.execute.attacks.adversarial import CANARY_PORT, Case
 from execir.execute.attacks.adversarial_cpp_exceptions import CASES as EXCEPTION_CASES
 from execir.execute.attacks.adversarial_cpp_macros import CASES as MACRO_CASES
+from execir.execute.attacks.adversarial_cpp_numbers import CASES as NUMBER_CASES
 from execir.execute.attacks.adversarial_cpp_split import ADD_TESTS, APPENDED_TESTS, EVEN_TESTS, GREET_TESTS, SPLIT_CASES, case
 from execir.types import TestSuite, Verdict
 
@@ -384,4 +385,4 @@ CASES: tuple[Case, ...] = (
         P,
     ),
 ) + SPLIT_CASES
-CASES += EXCEPTION_CASES + MACRO_CASES  # the wire's exceptions, the program's macros
+CASES += EXCEPTION_CASES + MACRO_CASES + NUMBER_CASES  # the wire's exceptions, the program's macros, wider numbers

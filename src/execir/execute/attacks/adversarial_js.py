@@ -7,6 +7,7 @@ cases (legitimate idioms and the forms LLMs write) must PASS."""
 from __future__ import annotations
 
 from execir.execute.attacks.adversarial import CANARY_PORT, Case, make_case
+from execir.execute.attacks.adversarial_js_identity import CASES as IDENTITY_CASES
 from execir.types import StdioCase, TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
@@ -422,4 +423,4 @@ _SPLIT_CONTROLS: tuple[Case, ...] = (
 SPLIT_CASES = _SPLIT_ATTACKS + _SPLIT_CONTROLS
 """Cases of the judged-outside protocol only (the in-process runner runs programs as scripts, and
 the program's own helpers there are the tests')."""
-CASES = CASES + SPLIT_CASES
+CASES = CASES + SPLIT_CASES + IDENTITY_CASES

@@ -114,7 +114,7 @@ struct Caller<Types<D...>, Types<Q...>, Invoke> {
     static std::string call(const std::string &line) {
         typedef typename execir_wire::MakeSeq<sizeof...(D)>::type Indexes;
         Held held;
-        execir_wire::Reader r = {line.data(), line.data() + line.size(), true};
+        execir_wire::Reader r = {line.data(), line.data() + line.size(), true, false};
         if (!execir_wire::eat(r, '[') || !decode<0>(r, held, Indexes()) || !execir_wire::eat(r, ']') || r.p != r.end) return "{\"undecodable\":true}";
         std::string out = "{\"ok\":";
         typedef typename Reference::Result Out;

@@ -224,7 +224,7 @@ struct Entry<R(A...)> {
         if (i >= s.calls.size() || s.calls[i] != line) report("need", i, &line, @NEED_STATUS@);
         if (i >= s.results.size()) report("missing", i, nullptr, 1);
         const std::string &text = s.results[i];
-        execir_wire::Reader r = {text.data(), text.data() + text.size(), false};
+        execir_wire::Reader r = {text.data(), text.data() + text.size(), false, false};
         if (execir_wire::eat_word(r, "{\"raised\":") && !raise(r)) report("malformed", i, nullptr, 1);
         typename Value<R>::Held value;
         std::tuple<typename std::decay<A>::type...> after;
@@ -234,6 +234,7 @@ struct Entry<R(A...)> {
             if (!After<0, A...>::read(r, after, given) || !execir_wire::eat(r, ']')) report("malformed", i, nullptr, 1);
         }
         if (!execir_wire::eat(r, '}') || r.p != r.end) report("malformed", i, nullptr, 1);
+        if (r.inexact) report("inexact", i, nullptr, 1);
         std::tuple<A &...> targets(a...);
         After<0, A...>::apply(after, given, targets);
         return Give<R, typename Value<R>::Held>::from(value);

@@ -36,6 +36,7 @@ struct Reader {
     const char *p;
     const char *end;
     bool lenient;
+    bool inexact;  // a number was read into a narrower floating type than it was written from
 };
 
 inline bool eat(Reader &r, char c) {
@@ -241,12 +242,11 @@ struct Codec<T, typename std::enable_if<std::is_floating_point<T>::value>::type>
         std::string text;
         if (!get_string(r, text) || text.empty()) return false;
         char *stop = nullptr;
-        if (std::is_same<T, float>::value)
-            v = (T)std::strtof(text.c_str(), &stop);
-        else if (std::is_same<T, double>::value)
-            v = (T)std::strtod(text.c_str(), &stop);
-        else
-            v = (T)std::strtold(text.c_str(), &stop);
+        long double wide = std::strtold(text.c_str(), &stop);
+        v = (T)wide;
+        // a double the candidate returned where the reference returns a float: the tests, compiled
+        // with the candidate in one process, would compare the double (the judge says UNDECIDED)
+        if (wide == wide && (long double)v != wide) r.inexact = true;
         return stop == text.c_str() + text.size();
     }
 };

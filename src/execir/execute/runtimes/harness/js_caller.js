@@ -121,7 +121,53 @@ function raised(error, asynchronous) {
   return '{"raised":null' + (thrown === null ? '' : ',"thrown":' + thrown) + tail;
 }
 
+// The objects the tests hold from earlier calls (each result and argument that is an object), with
+// their last wire text: a call that returns one of them says which ("same"), and one that changes
+// one says so ("changed"), so the tests' copies behave as the one object they would be in one
+// process (a candidate returning one shared array and overwriting it on the next call is seen).
+// The oldest are dropped beyond TRACKED.
+const TRACKED = 256;
+const held = [];
+
+function track(ref, value) {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return;
+  const text = encoded(value);
+  if (text === null) return;
+  held.push({ ref, value, text });
+  if (held.length > TRACKED) held.shift();
+}
+
+function alias(value, args, call) {
+  if (value === null || typeof value !== 'object') return null;
+  for (let i = 0; i < args.length; i++) if (args[i] === value) return ['a', call, i];
+  for (const entry of held) if (entry.value === value) return entry.ref;
+  return null;
+}
+
+function changedHeld() {
+  let out = '';
+  for (const entry of held) {
+    const now = encoded(entry.value);
+    if (now !== null && now !== entry.text) {
+      entry.text = now;
+      out += (out ? ',' : '') + '[' + stringify(entry.ref) + ',' + now + ']';
+    }
+  }
+  return out;
+}
+
+let calls = 0;
+
 async function one(entry, text) {
+  const call = calls++;
+  const report = await single(entry, text, call);
+  if (report.args !== null) for (let i = 0; i < report.args.length; i++) track(['a', call, i], report.args[i]);
+  const changed = changedHeld();
+  if (report.result !== undefined) track(['r', call], report.result);
+  return report.line.slice(0, -1) + (changed ? ',"changed":[' + changed + ']' : '') + '}';
+}
+
+async function single(entry, text, call) {
   const args = codec.decodeNode(codec.parseLine(text));
   const before = [];
   for (let i = 0; i < args.length; i++) before[i] = encoded(args[i]);
@@ -133,7 +179,7 @@ async function one(entry, text) {
       result = await new Promise((resolve, reject) => apply(promiseThen, result, [resolve, reject]));
     }
   } catch (e) {
-    return raised(e, asynchronous);
+    return { line: raised(e, asynchronous), args, result: undefined };
   }
   let changes = '';
   for (let i = 0; i < args.length; i++) {
@@ -145,9 +191,11 @@ async function one(entry, text) {
   try {
     value = codec.encode(result);
   } catch (e) {
-    return '{"unencodable":' + stringify(StringCtor(e.message)) + '}';
+    return { line: '{"unencodable":' + stringify(StringCtor(e.message)) + '}', args: null, result: undefined };
   }
-  return '{"ok":' + value + (changes ? ',"after":[' + changes + ']' : '') + (asynchronous ? ',"async":true' : '') + '}';
+  const same = alias(result, args, call);
+  const tail = (changes ? ',"after":[' + changes + ']' : '') + (same ? ',"same":' + stringify(same) : '') + (asynchronous ? ',"async":true' : '');
+  return { line: '{"ok":' + value + tail + '}', args, result };
 }
 
 async function main() {

@@ -43,7 +43,27 @@ function mutate(target, value) {
   }
 }
 
+// What the tests were given by each call (its arguments and its result), for the candidate's
+// "same" (a result that is an object the tests already hold) and "changed" (an object the tests
+// hold, changed by a later call).
+const passed = [];
+const returned = [];
+
+function held(ref, i) {
+  if (!Array.isArray(ref) || !Number.isInteger(ref[1]) || ref[1] < 0 || ref[1] > i) return undefined;
+  if (ref[0] === 'r' && ref.length === 2 && ref[1] < i) return returned[ref[1]];
+  if (ref[0] === 'a' && ref.length === 3 && Number.isInteger(ref[2]) && passed[ref[1]] && ref[2] >= 0 && ref[2] < passed[ref[1]].length) return passed[ref[1]][ref[2]];
+  return undefined;
+}
+
 function reply(i, args) {
+  passed[i] = args;
+  const value = answer(i, args);
+  returned[i] = value;
+  return value;
+}
+
+function answer(i, args) {
   let report;
   try {
     report = codec.parseLine(results[i]);
@@ -60,8 +80,22 @@ function reply(i, args) {
         mutate(args[change[0]], codec.decodeNode(change[1]));
       }
     }
+    if (Object.hasOwn(report, 'changed')) {
+      if (!Array.isArray(report.changed)) return malformed(i, 'changed is not a list');
+      for (const change of report.changed) {
+        const target = Array.isArray(change) && change.length === 2 ? held(change[0], i) : undefined;
+        if (target === null || typeof target !== 'object') return malformed(i, 'a bad change of an earlier value');
+        mutate(target, codec.decodeNode(change[1]));
+      }
+    }
     if (Object.hasOwn(report, 'ok')) {
       outcome = { value: codec.decodeNode(report.ok) };
+      if (Object.hasOwn(report, 'same')) {
+        const target = held(report.same, i);
+        if (target === null || typeof target !== 'object') return malformed(i, 'same names no object the tests hold');
+        mutate(target, outcome.value);
+        outcome = { value: target };
+      }
     } else if (Object.hasOwn(report, 'raised')) {
       if (report.raised === null) {
         outcome = { error: Object.hasOwn(report, 'thrown') ? codec.decodeNode(report.thrown) : undefined };
