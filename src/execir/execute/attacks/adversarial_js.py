@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from execir.execute.attacks.adversarial import CANARY_PORT, Case, make_case
 from execir.execute.attacks.adversarial_js_identity import CASES as IDENTITY_CASES
+from execir.execute.attacks.adversarial_js_shapes import CASES as SHAPE_CASES
 from execir.types import StdioCase, TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
@@ -423,4 +424,4 @@ _SPLIT_CONTROLS: tuple[Case, ...] = (
 SPLIT_CASES = _SPLIT_ATTACKS + _SPLIT_CONTROLS
 """Cases of the judged-outside protocol only (the in-process runner runs programs as scripts, and
 the program's own helpers there are the tests')."""
-CASES = CASES + SPLIT_CASES + IDENTITY_CASES
+CASES = CASES + SPLIT_CASES + IDENTITY_CASES + SHAPE_CASES

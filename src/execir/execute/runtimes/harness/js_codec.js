@@ -8,7 +8,12 @@
 //   {"$":"u"} undefined   {"$":"n","v":"NaN"|"Infinity"|"-Infinity"|"-0"}   {"$":"b","v":"-12"} BigInt
 //   {"$":"h","n":LENGTH,"v":[[INDEX,VALUE],...]} an array with holes
 //   {"$":"m","v":[[KEY,VALUE],...]} Map   {"$":"s","v":[VALUE,...]} Set   {"$":"d","v":TIME} Date
-//   {"$":"o","v":[[KEY,VALUE],...]} any other object: its own enumerable string keys, in order
+//   {"$":"o","v":[[KEY,VALUE],...]} any other object: its own enumerable string keys, in order, with
+//     "c":NAME when its prototype is not Object.prototype (its constructor's name; null: no prototype)
+//   {"$":"A","v":[VALUE,...],"c":NAME,"p":[[KEY,VALUE],...]} a dense array of a subclass ("c") or with
+//     own enumerable properties beyond its indexes ("p"), as node's deepStrictEqual compares them
+//   {"$":"z","k":"f"|"s"|"x","v":VALUE} a frozen, sealed or non-extensible object
+// (the receiver builds a class of that name, with no method of the sender's, and freezes or seals).
 // Functions, symbols and cycles are refused (encode throws Unencodable). decode builds built-in
 // values only (plain objects, arrays, Map, Set, Date): no prototype, getter or method of the sender.
 const codec = (() => {
@@ -34,6 +39,36 @@ const codec = (() => {
   const MAX_NODES = 4000000;
   const MAX_DEPTH = 3000;
   const SPECIAL = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0 };
+  const getPrototypeOf = Object.getPrototypeOf, getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  const objectCreate = Object.create, freeze = Object.freeze, seal = Object.seal, preventExtensions = Object.preventExtensions;
+  const isFrozen = Object.isFrozen, isSealed = Object.isSealed, isExtensible = Object.isExtensible;
+  const ArrayProto = Array.prototype, ObjectProto = Object.prototype;
+  const INTEGRITY = { f: freeze, s: seal, x: preventExtensions };
+  const classes = new CodecMap();
+  const mapGet = Map.prototype.get, mapHas = Map.prototype.has;
+
+  // The name of the constructor of a prototype (its own "constructor" data property), or "".
+  function className(proto) {
+    try {
+      const found = getOwnPropertyDescriptor(proto, 'constructor');
+      return found && typeof found.value === 'function' && typeof found.value.name === 'string' ? found.value.name : '';
+    } catch (e) {
+      return '';
+    }
+  }
+  // One class per name, with none of the sender's methods: values of different classes compare
+  // unequal under deepStrictEqual, as the sender's did.
+  function classFor(name, array) {
+    const key = (array ? 'A:' : 'O:') + name;
+    if (!apply(mapHas, classes, [key])) apply(mapSet, classes, [key, array ? { [name]: class extends Array {} }[name] : { [name]: class {} }[name]]);
+    return apply(mapGet, classes, [key]);
+  }
+  function integrity(value, text) {
+    if (isFrozen(value)) return '{"$":"z","k":"f","v":' + text + '}';
+    if (isSealed(value)) return '{"$":"z","k":"s","v":' + text + '}';
+    if (!isExtensible(value)) return '{"$":"z","k":"x","v":' + text + '}';
+    return text;
+  }
 
   class Unencodable extends CodecError {}
   class Malformed extends CodecError {}
@@ -74,6 +109,17 @@ const codec = (() => {
       if (dense) {
         for (let i = 0; i < length; i++) apply(push, parts, [encodeIn(value[i], state, depth + 1)]);
         text = '[' + apply(join, parts, [',']) + ']';
+        const proto = getPrototypeOf(value);
+        const keys = objectKeys(value);
+        const extra = [];
+        for (let i = 0; i < keys.length; i++) {
+          if (apply(regexpTest, /^(0|[1-9][0-9]*)$/, [keys[i]])) continue; // an index (a proxy may claim more than its length)
+          apply(push, extra, ['[' + stringify(keys[i]) + ',' + encodeIn(value[keys[i]], state, depth + 1) + ']']);
+        }
+        if (proto !== ArrayProto || extra.length) {
+          text = '{"$":"A","v":' + text + (proto !== ArrayProto ? ',"c":' + stringify(proto === null ? null : className(proto)) : '') +
+            (extra.length ? ',"p":[' + apply(join, extra, [',']) + ']' : '') + '}';
+        }
       } else {
         const keys = objectKeys(value);
         for (let i = 0; i < keys.length; i++) {
@@ -96,10 +142,12 @@ const codec = (() => {
         const key = keys[i];
         apply(push, parts, ['[' + stringify(key) + ',' + encodeIn(value[key], state, depth + 1) + ']']);
       }
-      text = '{"$":"o","v":[' + apply(join, parts, [',']) + ']}';
+      const proto = getPrototypeOf(value);
+      const named = proto === ObjectProto ? '' : ',"c":' + stringify(proto === null ? null : className(proto));
+      text = '{"$":"o","v":[' + apply(join, parts, [',']) + ']' + named + '}';
     }
     apply(setDelete, state.path, [value]);
-    return text;
+    return integrity(value, text);
   }
 
   function encode(value) {
@@ -175,8 +223,29 @@ const codec = (() => {
         if (typeof time !== 'number') throw new Malformed('not a time');
         return new CodecDate(time);
       }
+      case 'A': {
+        if (!isArray(node.v)) throw new Malformed('not a list');
+        if (hasOwn(node, 'c') && node.c !== null && typeof node.c !== 'string') throw new Malformed('not a class name');
+        const out = hasOwn(node, 'c') ? (node.c === null ? [] : new (classFor(node.c, true))()) : [];
+        for (let i = 0; i < node.v.length; i++) out[i] = build(node.v[i], depth + 1);
+        const extra = hasOwn(node, 'p') ? node.p : [];
+        if (!isArray(extra)) throw new Malformed('not a list');
+        for (let i = 0; i < extra.length; i++) {
+          const [key, value] = pair(extra[i]);
+          if (typeof key !== 'string') throw new Malformed('not a key');
+          defineProperty(out, key, { value: build(value, depth + 1), writable: true, enumerable: true, configurable: true });
+        }
+        return out;
+      }
+      case 'z': {
+        if (!hasOwn(INTEGRITY, node.k)) throw new Malformed('not an integrity level');
+        const inner = build(node.v, depth + 1);
+        if (inner === null || typeof inner !== 'object') throw new Malformed('not an object');
+        return INTEGRITY[node.k](inner);
+      }
       case 'o': {
-        const out = {};
+        if (hasOwn(node, 'c') && node.c !== null && typeof node.c !== 'string') throw new Malformed('not a class name');
+        const out = !hasOwn(node, 'c') ? {} : node.c === null ? objectCreate(null) : objectCreate(classFor(node.c, false).prototype);
         const items = pairs(node);
         for (let i = 0; i < items.length; i++) {
           const [key, value] = pair(items[i]);
