@@ -23,10 +23,8 @@ from execir.execute.attacks.adversarial import (
 from execir.execute.attacks.adversarial_boundary import BOUNDARY_CASES
 from execir.execute.attacks.adversarial_labels import ABSTRACT_CANARY, LABEL_CASES
 from execir.execute.attacks.adversarial_languages import language_cases
-from execir.execute.attacks.adversarial_random_draws import CASES as RANDOM_DRAW_CASES
 from execir.execute.attacks.adversarial_stdio import STDIO_CASES
 from execir.execute.attacks.adversarial_wipe import WIPE_POISONERS
-from execir.execute.attacks.adversarial_wire_ahead import CASES as AHEAD_CASES
 from execir.execute.jobs import ExecResult, Job
 from execir.execute.limits import Limits
 from execir.execute.oracle import Oracle, OracleConfig
@@ -67,10 +65,9 @@ def loopback_listener() -> bool:
         return probe.connect_ex(("127.0.0.1", CANARY_PORT)) == 0
 
 
-ALL_CASES: tuple[Case, ...] = CASES + STDIO_CASES + BOUNDARY_CASES + LABEL_CASES + language_cases() + AHEAD_CASES + RANDOM_DRAW_CASES
+ALL_CASES: tuple[Case, ...] = CASES + STDIO_CASES + BOUNDARY_CASES + LABEL_CASES + language_cases()
 """Every adversarial case: the core Python suite, stdio process rules, the call boundary, label
-decisions, every other language, the judged-outside wire in every native language, and tests that
-draw random arguments."""
+decisions, and every other language (each with its judged-outside wire cases)."""
 ALL_POISONERS: tuple[Case, ...] = SLOT_POISONERS + WIPE_POISONERS
 """Every slot poisoner (each followed by the probe in the same slot)."""
 

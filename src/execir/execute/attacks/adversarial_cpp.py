@@ -6,6 +6,7 @@ escape or to exhaust the machine; controls are correct programs using ordinary i
 
 from __future__ import annotations
 
+from execir.execute.attacks import adversarial_wire_ahead
 from execir.execute.attacks.adversarial import CANARY_PORT, Case
 from execir.execute.attacks.adversarial_cpp_exceptions import CASES as EXCEPTION_CASES
 from execir.execute.attacks.adversarial_cpp_macros import CASES as MACRO_CASES
@@ -386,3 +387,4 @@ CASES: tuple[Case, ...] = (
     ),
 ) + SPLIT_CASES
 CASES += EXCEPTION_CASES + MACRO_CASES + NUMBER_CASES  # the wire's exceptions, the program's macros, wider numbers
+CASES += adversarial_wire_ahead.of_language("cpp")  # the wire's look-ahead cases

@@ -6,7 +6,7 @@ like a PASS or to escape; controls are correct programs using ordinary idioms an
 
 from __future__ import annotations
 
-from execir.execute.attacks import adversarial_go_split
+from execir.execute.attacks import adversarial_go_split, adversarial_wire_ahead
 from execir.execute.attacks.adversarial import CANARY_PORT, Case, make_case
 from execir.types import TestSuite, Verdict
 
@@ -350,3 +350,4 @@ CASES: tuple[Case, ...] = (
 )
 
 CASES += adversarial_go_split.CASES
+CASES += adversarial_wire_ahead.of_language("go")  # the wire's look-ahead cases

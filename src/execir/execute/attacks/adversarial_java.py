@@ -9,8 +9,10 @@ PASS. Controls are correct programs using ordinary Java idioms; they must PASS. 
 
 from __future__ import annotations
 
+from execir.execute.attacks import adversarial_wire_ahead
 from execir.execute.attacks.adversarial import CANARY_ENV, CANARY_PORT, Case, make_case
 from execir.execute.attacks.adversarial_java_instances import CASES as INSTANCE_CASES
+from execir.execute.attacks.adversarial_java_readonly import CASES as READONLY_CASES
 from execir.execute.attacks.adversarial_java_split import CASES as SPLIT_CASES
 from execir.types import StdioCase, TestSuite, Verdict
 
@@ -840,5 +842,7 @@ CASES: tuple[Case, ...] = (
     *(Case(f"java_stdio_{name}", "control", program, SUM_CASES, frozenset({P}), entry_point="", language="java") for name, program in STDIO_CONTROLS.items()),
     *SPLIT_CASES,
     *INSTANCE_CASES,
+    *READONLY_CASES,
 )
 """Java attacks (never PASS) and controls (always PASS)."""
+CASES += adversarial_wire_ahead.of_language("java")  # the wire's look-ahead cases

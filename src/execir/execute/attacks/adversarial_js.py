@@ -6,6 +6,7 @@ cases (legitimate idioms and the forms LLMs write) must PASS."""
 
 from __future__ import annotations
 
+from execir.execute.attacks import adversarial_random_draws, adversarial_wire_ahead
 from execir.execute.attacks.adversarial import CANARY_PORT, Case, make_case
 from execir.execute.attacks.adversarial_js_identity import CASES as IDENTITY_CASES
 from execir.execute.attacks.adversarial_js_shapes import CASES as SHAPE_CASES
@@ -425,3 +426,4 @@ SPLIT_CASES = _SPLIT_ATTACKS + _SPLIT_CONTROLS
 """Cases of the judged-outside protocol only (the in-process runner runs programs as scripts, and
 the program's own helpers there are the tests')."""
 CASES = CASES + SPLIT_CASES + IDENTITY_CASES + SHAPE_CASES
+CASES += adversarial_wire_ahead.of_language("js") + adversarial_random_draws.of_language("js")  # the wire's look-ahead and random-draw cases

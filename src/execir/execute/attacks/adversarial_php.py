@@ -7,23 +7,12 @@ ordinarily written in, each passing with ``php f.php`` as mxeval runs it) must P
 
 from __future__ import annotations
 
+from execir.execute.attacks import adversarial_random_draws, adversarial_wire_ahead
 from execir.execute.attacks.adversarial import Case, make_case
+from execir.execute.attacks.adversarial_php_forms import COMPARE, mbxp_tests
 from execir.types import StdioCase, TestSuite, Verdict
 
 F, T, E, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.ERROR, Verdict.PASS
-
-COMPARE = "\n\nfunction compare($x, $y) {\n    return $x == $y;\n}\n\n"
-
-
-def mbxp_tests(entry: str, checks: list[tuple[str, str]]) -> str:
-    """MBXP PHP's test text: the ``compare`` helper, then per check ``$xN = entry(ARGS);``, the
-    expected ``$vN`` and a throw when ``compare`` rejects the result."""
-    body = COMPARE
-    for n, (args, expected) in enumerate(checks):
-        body += f"$x{n} = {entry}({args});\n$v{n} = {expected};\n"
-        body += f'if (!compare($x{n}, $v{n})) {{\n    throw new Exception("Error at {n + 1}th assert statement.");\n}}\n'
-    return body
-
 
 TESTS = TestSuite("native", mbxp_tests("add", [("2, 3", "5"), ("-1, 1", "0"), ("10, 5", "15")]))
 OK = "<?php\nfunction add($a, $b) {\n    return $a + $b;\n}\n"
@@ -316,3 +305,4 @@ CONTROLS: tuple[Case, ...] = (
 )
 
 CASES: tuple[Case, ...] = ATTACKS + OWN_TESTS_ATTACKS + CONTROLS
+CASES += adversarial_wire_ahead.of_language("php") + adversarial_random_draws.of_language("php")  # the wire's look-ahead and random-draw cases

@@ -63,3 +63,8 @@ def _cases() -> tuple[Case, ...]:
 
 CASES: tuple[Case, ...] = _cases()
 """11 controls and 11 attacks (6 and 6 in JavaScript, 5 and 5 in PHP), every one judged outside."""
+
+
+def of_language(language: str) -> tuple[Case, ...]:
+    """The cases of one language (each language's selftest module takes its own)."""
+    return tuple(case for case in CASES if case.language == language)

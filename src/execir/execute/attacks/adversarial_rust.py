@@ -8,6 +8,7 @@ meant to stop it too, in-process (``_inproc``: no reference).
 
 from __future__ import annotations
 
+from execir.execute.attacks import adversarial_wire_ahead
 from execir.execute.attacks.adversarial import Case, make_case
 from execir.types import TestSuite, Verdict
 
@@ -187,3 +188,4 @@ CONTROLS: tuple[Case, ...] = (
 )
 
 CASES: tuple[Case, ...] = ATTACKS + CONTROLS
+CASES += adversarial_wire_ahead.of_language("rust")  # the wire's look-ahead cases

@@ -6,6 +6,7 @@ sandbox, JavaScript's record, calls and judge runs decide). Attacks never PASS; 
 
 from __future__ import annotations
 
+from execir.execute.attacks import adversarial_wire_ahead
 from execir.execute.attacks.adversarial import Case, make_case
 from execir.types import TestSuite, Verdict
 
@@ -308,3 +309,4 @@ CONTROLS: tuple[Case, ...] = (
 
 CASES: tuple[Case, ...] = ATTACKS + CONTROLS
 """Every TypeScript case (attacks first)."""
+CASES += adversarial_wire_ahead.of_language("typescript")  # the wire's look-ahead cases

@@ -13,7 +13,7 @@ across calls) must PASS.
 from __future__ import annotations
 
 from execir.execute.attacks.adversarial import Case, make_case
-from execir.execute.attacks.adversarial_php import mbxp_tests
+from execir.execute.attacks.adversarial_php_forms import mbxp_tests
 from execir.types import TestSuite, Verdict
 
 F, T, P = Verdict.FAIL, Verdict.TIMEOUT, Verdict.PASS
@@ -620,22 +620,20 @@ PHP_CONTROLS = {
 }
 
 _LANGUAGES = (
-    ("cpp", "step", CPP_TESTS, CPP_REF, CPP_ATTACKS, CPP_CONTROLS),
-    ("rust", "step", RUST_TESTS, RUST_REF, RUST_ATTACKS, RUST_CONTROLS),
-    ("go", "Step", GO_TESTS, GO_REF, GO_ATTACKS, GO_CONTROLS),
-    ("java", "step", JAVA_TESTS, JAVA_REF, JAVA_ATTACKS, JAVA_CONTROLS),
-    ("js", "step", JS_TESTS, JS_REF, JS_ATTACKS, JS_CONTROLS),
-    ("typescript", "step", TS_TESTS, TS_REF, JS_ATTACKS, TS_CONTROLS),
-    ("ruby", "step", RUBY_TESTS, RUBY_REF, RUBY_ATTACKS, RUBY_CONTROLS),
-    ("php", "step", PHP_TESTS, PHP_REF, PHP_ATTACKS, PHP_CONTROLS),
+    ("cpp", "cpp", "step", CPP_TESTS, CPP_REF, CPP_ATTACKS, CPP_CONTROLS),
+    ("rust", "rust", "step", RUST_TESTS, RUST_REF, RUST_ATTACKS, RUST_CONTROLS),
+    ("go", "go", "Step", GO_TESTS, GO_REF, GO_ATTACKS, GO_CONTROLS),
+    ("java", "java", "step", JAVA_TESTS, JAVA_REF, JAVA_ATTACKS, JAVA_CONTROLS),
+    ("js", "js", "step", JS_TESTS, JS_REF, JS_ATTACKS, JS_CONTROLS),
+    ("typescript", "ts", "step", TS_TESTS, TS_REF, JS_ATTACKS, TS_CONTROLS),
+    ("ruby", "ruby", "step", RUBY_TESTS, RUBY_REF, RUBY_ATTACKS, RUBY_CONTROLS),
+    ("php", "php", "step", PHP_TESTS, PHP_REF, PHP_ATTACKS, PHP_CONTROLS),
 )
-_PREFIX = {"typescript": "ts"}
 
 
 def _cases() -> tuple[Case, ...]:
     cases: list[Case] = []
-    for language, entry, tests, reference, attacks, controls in _LANGUAGES:
-        prefix = _PREFIX.get(language, language)
+    for language, prefix, entry, tests, reference, attacks, controls in _LANGUAGES:
         for name, program in attacks.items():
             cases.append(make_case(f"{prefix}_ahead_{name}", "wire-ahead", program, LOOKED, tests, entry_point=entry, language=language, reference=reference))
         for name, program in controls.items():
@@ -645,3 +643,8 @@ def _cases() -> tuple[Case, ...]:
 
 CASES: tuple[Case, ...] = _cases()
 """Every look-ahead attack and control, in every native language, each with the task's reference."""
+
+
+def of_language(language: str) -> tuple[Case, ...]:
+    """The cases of one language (each language's selftest module takes its own)."""
+    return tuple(case for case in CASES if case.language == language)

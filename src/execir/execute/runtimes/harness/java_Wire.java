@@ -12,6 +12,7 @@ import java.math.BigInteger;
 import java.util.AbstractMap;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
@@ -22,6 +23,8 @@ import java.util.LinkedHashSet;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -98,8 +101,34 @@ public final class Wire {
         out.append('}');
     }
 
+    /** {@code "u"}: an unmodifiable collection or map (List.of, Collections.unmodifiableList, a
+     *  stream's toList, an empty or singleton one); {@code "f"}: a fixed-size list (Arrays.asList);
+     *  null: an ordinary one. Sent as {@code "ro"}, so a change the tests (or the candidate) try
+     *  throws on the other side as it would in one process. */
+    private static String readOnly(Object v) {
+        String name = v.getClass().getName();
+        if (name.startsWith("java.util.ImmutableCollections$") || name.startsWith("java.util.Collections$Unmodifiable")
+                || name.startsWith("java.util.Collections$Empty") || name.startsWith("java.util.Collections$Singleton")
+                || name.equals("java.util.Collections$CopiesList")) return "u";
+        return name.equals("java.util.Arrays$ArrayList") ? "f" : null;
+    }
+
+    private static void markReadOnly(Object v, StringBuilder out, int start) {
+        String ro = readOnly(v);
+        if (ro == null || out.length() <= start || out.charAt(out.length() - 1) != '}') return;
+        out.setLength(out.length() - 1);
+        out.append(",\"ro\":\"").append(ro).append("\"}");
+    }
+
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static void encode(Object v, StringBuilder out, int depth) {
+        int start = out.length();
+        encodeValue(v, out, depth);
+        if (v instanceof Collection || v instanceof Map) markReadOnly(v, out, start);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void encodeValue(Object v, StringBuilder out, int depth) {
         if (depth > MAX_DEPTH) throw new Mismatch("value nested too deeply");
         if (out.length() > MAX_CHARS) throw new Mismatch("value too large");
         if (v == null) { out.append("null"); return; }
@@ -362,7 +391,7 @@ public final class Wire {
             }
             Map out = (Map) container(c, LinkedHashMap.class, sortedOrder(json), keys, SortedMap.class);
             for (int i = 0; i < keys.size(); i++) out.put(keys.get(i), values.get(i));
-            return out;
+            return asReadOnly(json, c, out);
         }
         if (Collection.class.isAssignableFrom(c) || c == Iterable.class) {
             String tag = tagOf(json);
@@ -378,11 +407,31 @@ public final class Wire {
                     : "set".equals(tag) ? LinkedHashSet.class : ArrayList.class;
             Collection out = (Collection) container(c, fallback, sortedOrder(json), elements, null);
             out.addAll(elements);
-            return out;
+            return asReadOnly(json, c, out);
         }
         Object v = natural(json, depth);
         if (!c.isInstance(v)) throw new Mismatch("expected " + c.getName() + ", got " + v.getClass().getName());
         return v;
+    }
+
+    /** {@code out} as unmodifiable or fixed-size as the wire's {@code "ro"} says, where the
+     *  declared class {@code c} admits the JDK's view (an interface; a concrete class cannot be). */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object asReadOnly(Object json, Class<?> c, Object out) {
+        Object ro = tagged(json).get("ro");
+        if (ro == null) return out;
+        Object view = null;
+        if ("f".equals(ro) && out instanceof List) view = Arrays.asList(((List) out).toArray());
+        else if (!"u".equals(ro)) throw new Mismatch("not a read-only kind");
+        else if (out instanceof NavigableMap) view = Collections.unmodifiableNavigableMap((NavigableMap) out);
+        else if (out instanceof SortedMap) view = Collections.unmodifiableSortedMap((SortedMap) out);
+        else if (out instanceof Map) view = Collections.unmodifiableMap((Map) out);
+        else if (out instanceof List) view = Collections.unmodifiableList((List) out);
+        else if (out instanceof NavigableSet) view = Collections.unmodifiableNavigableSet((NavigableSet) out);
+        else if (out instanceof SortedSet) view = Collections.unmodifiableSortedSet((SortedSet) out);
+        else if (out instanceof Set) view = Collections.unmodifiableSet((Set) out);
+        else if (out instanceof Collection) view = Collections.unmodifiableCollection((Collection) out);
+        return view != null && c.isInstance(view) ? view : out;
     }
 
     private static Object array(Object json, Class<?> target, int depth) {
