@@ -6,7 +6,7 @@ a class of ordinary programs the reference way passes) must PASS."""
 
 from __future__ import annotations
 
-from execir.execute.attacks import adversarial_wire_ahead
+from execir.execute.attacks import adversarial_ruby_dates, adversarial_wire_ahead
 from execir.execute.attacks.adversarial import Case, make_case
 from execir.types import StdioCase, TestSuite, Verdict
 
@@ -292,5 +292,5 @@ SPLIT_CONTROLS: tuple[Case, ...] = (
     ),
 )
 
-CASES = CASES + SPLIT_ATTACKS + SPLIT_CONTROLS
+CASES = CASES + SPLIT_ATTACKS + SPLIT_CONTROLS + adversarial_ruby_dates.CASES
 CASES += adversarial_wire_ahead.of_language("ruby")  # the wire's look-ahead cases

@@ -7,7 +7,8 @@
 # never escaped; "e" names any encoding but UTF-8), {"x":"hex","e":"encoding"} (any other String:
 # its bytes), {"y":STRING} (Symbol), {"h":[[K,V],...],"d":DEFAULT} (Hash, insertion order),
 # {"r":[BEGIN,END,EXCLUSIVE]}, {"set":[...]}, {"q":[N,D]} (Rational), {"c":[RE,IM]} (Complex),
-# {"bd":"text"} (BigDecimal), {"en":[...]} (an Enumerator of at most 100,000 items,
+# {"bd":"text"} (BigDecimal), {"date":[JD,START]} (Date), {"t":[SECONDS,OFFSET,UTC]} (Time: its
+# exact Rational seconds since the epoch, its UTC offset, whether it is UTC), {"en":[...]} (an Enumerator of at most 100,000 items,
 # materialized; decodes to an Enumerator over them), {"st":NAME,"m":[SYMBOL,...],"v":[...]} (a Struct;
 # not in arguments), {"o":1} (a value of no class above: decodes to a fresh Object equal
 # only to itself). The argument line of a call is a JSON array of its arguments' values, keyword
@@ -16,6 +17,7 @@
 # decoding builds core values only.
 require "set"
 require "bigdecimal"
+require "date"
 
 module ExecIRWire
   class Unencodable < StandardError; end
@@ -53,6 +55,11 @@ module ExecIRWire
   REAL = Complex.instance_method(:real)
   IMAGINARY = Complex.instance_method(:imaginary)
   BIG_S = defined?(BigDecimal) ? BigDecimal.instance_method(:to_s) : nil
+  DATE_JD = Date.instance_method(:jd)
+  DATE_START = Date.instance_method(:start)
+  TIME_R = Time.instance_method(:to_r)
+  TIME_OFFSET = Time.instance_method(:utc_offset)
+  TIME_UTC = Time.instance_method(:utc?)
   NAME = Module.instance_method(:name)
   STRUCT_MEMBERS = Struct.instance_method(:members)
   STRUCT_VALUES = Struct.instance_method(:to_a)
@@ -107,6 +114,9 @@ module ExecIRWire
     elsif klass.equal?(Rational) then tagged(buf, "q") { put_list(buf, [NUMERATOR.bind_call(value), DENOMINATOR.bind_call(value)], strict, path, depth) }
     elsif klass.equal?(Complex) then tagged(buf, "c") { put_list(buf, [REAL.bind_call(value), IMAGINARY.bind_call(value)], strict, path, depth) }
     elsif BIG_S && klass.equal?(BigDecimal) then tagged(buf, "bd") { put_text(buf, BIG_S.bind_call(value)) }
+    elsif klass.equal?(Date) then tagged(buf, "date") { put_list(buf, [DATE_JD.bind_call(value), DATE_START.bind_call(value)], strict, path, depth) }
+    elsif klass.equal?(Time)
+      tagged(buf, "t") { put_list(buf, [TIME_R.bind_call(value), TIME_OFFSET.bind_call(value), TIME_UTC.bind_call(value)], strict, path, depth) }
     elsif depth > MAX_DEPTH || path.key?(value) then opaque(buf, strict, "a value nested too deep or containing itself")
     elsif KIND_OF.bind_call(value, String) then subclass(buf, strict, klass, String) { put_string(buf, value) }
     else
@@ -326,7 +336,7 @@ module ExecIRWire
   DECIMAL_TEXT = /\A-?(?:[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?|Infinity|NaN)\z/i.freeze
   INTEGER_TEXT = /\A-?[0-9]+\z/.freeze
   SPECIAL = { "NaN" => Float::NAN, "Infinity" => Float::INFINITY, "-Infinity" => -Float::INFINITY }.freeze
-  TAGS = { "I" => [], "f" => [], "s" => ["e"], "x" => ["e"], "y" => [], "h" => ["d"], "r" => [], "set" => [], "q" => [], "c" => [], "bd" => [], "o" => [], "en" => [], "st" => %w[m v] }.freeze
+  TAGS = { "I" => [], "f" => [], "s" => ["e"], "x" => ["e"], "y" => [], "h" => ["d"], "r" => [], "set" => [], "q" => [], "c" => [], "bd" => [], "date" => [], "t" => [], "o" => [], "en" => [], "st" => %w[m v] }.freeze
 
   def self.parse(text)
     Parser.new(text).document
@@ -362,6 +372,8 @@ module ExecIRWire
     when "q" then Rational(*pair(body).map { |item| integer_of(item) })
     when "c" then Complex(*pair(body).map { |item| real_of(build(item)) })
     when "bd" then BigDecimal(text_of(body, DECIMAL_TEXT))
+    when "date" then Date.jd(*pair(body).map { |item| real_of(build(item)) })
+    when "t" then build_time(list_of(body).map { |item| build(item) })
     when "en" then list_of(body).map { |item| build(item) }.each
     when "st" then build_struct(build(body), list_of(tree["m"]).map { |item| build(item) }, list_of(tree["v"]).map { |item| build(item) })
     else Object.new
@@ -370,6 +382,14 @@ module ExecIRWire
     raise
   rescue StandardError => e
     raise Malformed, "#{tag}: #{e.class}"
+  end
+
+  def self.build_time(parts)
+    seconds, offset, utc = parts
+    raise Malformed, "not a time" unless parts.size == 3 && (seconds.is_a?(Rational) || seconds.is_a?(Integer)) && offset.is_a?(Integer) && [true, false].include?(utc)
+
+    time = Time.at(seconds, in: offset)
+    utc ? time.utc : time
   end
 
   def self.build_string(tag, body, name)
