@@ -56,9 +56,9 @@ def test_wrapper_keeps_signature_and_renames_the_reference():
     wrapped = wrap(source, "f")
     assert wrapped is not None and wrapped.owner == "Solution"
     assert f"List<T> {PREFIX}f(final List<T> xs, int k, String... rest) throws Exception {{" in wrapped.source
-    assert "List<T> f(final List<T> xs, int k, String... rest) throws Exception { return execir.Split.call(new Object[]{xs, k, rest}" in wrapped.source
+    assert "List<T> f(final List<T> xs, int k, String... rest) throws Exception { return execir.Split.call(null, new Object[]{xs, k, rest}" in wrapped.source
     void = wrap(source, "g")
-    assert void is not None and "execir.Split.call(new Object[]{a}, () -> { execir$entry$g(a); return null; });" in void.source
+    assert void is not None and "execir.Split.call(this, new Object[]{a}, () -> { execir$entry$g(a); return null; });" in void.source
     overloaded = "class Solution {\n    int h(int a) { return a; }\n    int h(long a) { return 1; }\n}\n"
     assert wrap(overloaded, "h") is None
 

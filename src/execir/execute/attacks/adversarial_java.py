@@ -12,6 +12,7 @@ from __future__ import annotations
 from execir.execute.attacks import adversarial_wire_ahead
 from execir.execute.attacks.adversarial import CANARY_ENV, CANARY_PORT, Case, make_case
 from execir.execute.attacks.adversarial_java_instances import CASES as INSTANCE_CASES
+from execir.execute.attacks.adversarial_java_kinds import CASES as KIND_CASES
 from execir.execute.attacks.adversarial_java_readonly import CASES as READONLY_CASES
 from execir.execute.attacks.adversarial_java_split import CASES as SPLIT_CASES
 from execir.types import StdioCase, TestSuite, Verdict
@@ -843,6 +844,7 @@ CASES: tuple[Case, ...] = (
     *SPLIT_CASES,
     *INSTANCE_CASES,
     *READONLY_CASES,
+    *KIND_CASES,
 )
 """Java attacks (never PASS) and controls (always PASS)."""
 CASES += adversarial_wire_ahead.of_language("java")  # the wire's look-ahead cases

@@ -43,7 +43,7 @@ import java.util.TreeSet;
  *  every other value is a one-tag object: {@code J S B C D F I M} (Long, Short, Byte, Character,
  *  Double, Float, BigInteger, BigDecimal, as text), {@code list}, {@code set}, {@code map}
  *  ({@code [[k, v], ...]}), {@code queue} (a priority queue in poll order), each with {@code order}
- *  ({@code natural}, {@code reverse}, {@code custom}) when sorted, {@code opt}, {@code entry},
+ *  ({@code natural}, {@code reverse}, {@code case-insensitive}, {@code custom}) when sorted, {@code opt}, {@code entry},
  *  {@code arr} with {@code v} (an array, by its JDK class name). Encoding is by the runtime value, so
  *  equal values built the same way encode byte for byte the same. Decoding is directed by a declared
  *  type and builds JDK classes only; a value that does not fit is a {@link Mismatch}. Strings are
@@ -85,6 +85,7 @@ public final class Wire {
 
     private static String order(Comparator<?> comparator) {
         if (comparator == null || comparator == Comparator.naturalOrder()) return "natural";
+        if (comparator == String.CASE_INSENSITIVE_ORDER) return "case-insensitive";
         return comparator == Collections.reverseOrder() ? "reverse" : "custom";
     }
 
@@ -113,11 +114,35 @@ public final class Wire {
         return name.equals("java.util.Arrays$ArrayList") ? "f" : null;
     }
 
+    /** The JDK classes a collection or map is rebuilt as when the declared type admits them (a
+     *  HashMap declared, a LinkedHashMap returned: the tests' toString and iteration see its order). */
+    private static final Set<String> KINDS = Set.of(
+            "java.util.HashMap", "java.util.LinkedHashMap", "java.util.TreeMap", "java.util.HashSet", "java.util.LinkedHashSet",
+            "java.util.TreeSet", "java.util.ArrayList", "java.util.LinkedList", "java.util.ArrayDeque", "java.util.PriorityQueue",
+            "java.util.Stack", "java.util.Vector");
+
     private static void markReadOnly(Object v, StringBuilder out, int start) {
         String ro = readOnly(v);
-        if (ro == null || out.length() <= start || out.charAt(out.length() - 1) != '}') return;
+        String kind = v.getClass().getName();
+        if (out.length() <= start || out.charAt(out.length() - 1) != '}') return;
+        if (ro == null && !KINDS.contains(kind)) return;
         out.setLength(out.length() - 1);
-        out.append(",\"ro\":\"").append(ro).append("\"}");
+        if (ro != null) out.append(",\"ro\":\"").append(ro).append('"');
+        else out.append(",\"cls\":\"").append(kind).append('"');
+        out.append('}');
+    }
+
+    /** The wire's JDK class of a collection or map where it is one of {@link #KINDS} that the
+     *  declared class {@code c} admits, else {@code c}. */
+    private static Class<?> kindOf(Object json, Class<?> c) {
+        Object name = tagged(json).get("cls");
+        if (!(name instanceof String) || !KINDS.contains(name)) return c;
+        try {
+            Class<?> found = Class.forName((String) name, false, null);
+            return c.isAssignableFrom(found) ? found : c;
+        } catch (ClassNotFoundException e) {
+            return c;
+        }
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -389,7 +414,7 @@ public final class Wire {
                 keys.add(decode(((List<?>) p).get(0), arg(type, 0), depth + 2));
                 values.add(decode(((List<?>) p).get(1), arg(type, 1), depth + 2));
             }
-            Map out = (Map) container(c, LinkedHashMap.class, sortedOrder(json), keys, SortedMap.class);
+            Map out = (Map) container(kindOf(json, c), LinkedHashMap.class, sortedOrder(json), keys, SortedMap.class);
             for (int i = 0; i < keys.size(); i++) out.put(keys.get(i), values.get(i));
             return asReadOnly(json, c, out);
         }
@@ -405,7 +430,7 @@ public final class Wire {
             Class<?> fallback = list ? ArrayList.class : set ? ("set".equals(tag) && sortedOrder(json) != null ? TreeSet.class : LinkedHashSet.class)
                     : queue ? (sortedOrder(json) != null ? PriorityQueue.class : elements.contains(null) ? LinkedList.class : ArrayDeque.class)
                     : "set".equals(tag) ? LinkedHashSet.class : ArrayList.class;
-            Collection out = (Collection) container(c, fallback, sortedOrder(json), elements, null);
+            Collection out = (Collection) container(kindOf(json, c), fallback, sortedOrder(json), elements, null);
             out.addAll(elements);
             return asReadOnly(json, c, out);
         }
@@ -472,6 +497,7 @@ public final class Wire {
         boolean sorted = SortedSet.class.isAssignableFrom(make) || SortedMap.class.isAssignableFrom(make) || PriorityQueue.class.isAssignableFrom(make);
         if (sorted) {
             if ("reverse".equals(order)) comparator = Collections.reverseOrder();
+            else if ("case-insensitive".equals(order)) comparator = String.CASE_INSENSITIVE_ORDER;
             else if ("custom".equals(order)) comparator = new Rank(keys);
             else if (!"natural".equals(order) && order != null) throw new Mismatch("unknown order " + order);
         }
