@@ -9,6 +9,7 @@ import shutil
 import pytest
 
 from execir.execute import Job, Limits, Oracle, OracleConfig
+from execir.execute.attacks import adversarial_wire_ahead
 from execir.execute.attacks.adversarial_ts import ADD, ADD_TESTS, ATTACKS, CASES, CONTROLS, WRONG
 from execir.execute.jobs import IN_PROCESS, JUDGED_OUTSIDE
 from execir.execute.runtimes import js, js_split, ts
@@ -79,7 +80,8 @@ def test_a_reference_that_does_not_transpile_is_not_recorded():
 
 
 def test_case_counts():
-    assert len(ATTACKS) >= 10 and len(CONTROLS) >= 10 and len(CASES) == len(ATTACKS) + len(CONTROLS)
+    ahead = adversarial_wire_ahead.of_language("typescript")
+    assert len(ATTACKS) >= 10 and len(CONTROLS) >= 10 and len(ahead) >= 5 and len(CASES) == len(ATTACKS) + len(CONTROLS) + len(ahead)
     assert all(Verdict.PASS not in c.expected for c in ATTACKS) and all(c.expected == {Verdict.PASS} for c in CONTROLS)
 
 
