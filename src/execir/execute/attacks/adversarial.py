@@ -39,6 +39,12 @@ class Case:
     """The task's trusted program (native tests are then judged outside the candidate's process)."""
 
 
+def cases_of(cases: tuple[Case, ...], language: str) -> tuple[Case, ...]:
+    """The cases of one language, in order (a suite spanning languages hands each language's
+    selftest module its own)."""
+    return tuple(case for case in cases if case.language == language)
+
+
 def make_case(
     name: str,
     category: str,

@@ -12,7 +12,7 @@ across calls) must PASS.
 
 from __future__ import annotations
 
-from execir.execute.attacks.adversarial import Case, make_case
+from execir.execute.attacks.adversarial import Case, cases_of, make_case
 from execir.execute.attacks.adversarial_php_forms import mbxp_tests
 from execir.types import TestSuite, Verdict
 
@@ -647,4 +647,4 @@ CASES: tuple[Case, ...] = _cases()
 
 def of_language(language: str) -> tuple[Case, ...]:
     """The cases of one language (each language's selftest module takes its own)."""
-    return tuple(case for case in CASES if case.language == language)
+    return cases_of(CASES, language)
